@@ -1,0 +1,142 @@
+# rvftrace: a small RISC-V kernel built around a faithful dynamic ftrace.
+#
+# `make`        build build/kernel.elf (FTRACE=patchable, the default)
+# `make run`    boot it in QEMU to the shell
+# `make test`   host unit tests, in-kernel selftests and console tests
+# `make help`   list every target
+
+CROSS	?= riscv64-unknown-elf-
+CC	:= $(CROSS)gcc
+OBJDUMP	:= $(CROSS)objdump
+NM	:= $(CROSS)nm
+HOSTCC	?= cc
+PYTHON	?= python3
+QEMU	?= qemu-system-riscv64
+
+# FTRACE=patchable: -fpatchable-function-entry sites (the default)
+# FTRACE=mcount:    classic -pg, `call _mcount` after the prologue
+# FTRACE=none:      no instrumentation at all (the baseline for `make bench`)
+FTRACE	?= patchable
+ifeq ($(FTRACE),patchable)
+B	?= build
+else
+B	?= build/$(FTRACE)
+endif
+
+SMP	?= 4
+MEM	?= 256M
+APPEND	?=
+
+ARCH_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
+	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
+	   -falign-functions=4 -Wall -Wextra -Werror -std=gnu11 \
+	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
+	   -DFTRACE_MODE_$(FTRACE)
+ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \
+	   -DFTRACE_MODE_$(FTRACE) -g
+LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
+	   -Wl,--build-id=none
+
+# Why a site is two halfwords: GCC under RVC emits two c.nop (4 bytes),
+# which ftrace_init rewrites into one 4-byte nop (1 instruction when off)
+# and which later holds one `jal t0, ftrace_caller` when on.
+ifeq ($(FTRACE),patchable)
+TRACE_FLAGS := -fpatchable-function-entry=2
+else ifeq ($(FTRACE),mcount)
+TRACE_FLAGS := -pg
+else
+TRACE_FLAGS :=
+endif
+
+SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
+	   trace/*.c lib/*.c)
+SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
+OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
+
+# Never traced (Linux's CFLAGS_REMOVE_*), each for a reason:
+#  arch/riscv/kernel/*   trap entry, SBI, SMP bring-up, the patcher itself
+#  arch/riscv/mm/*       page tables, also used by the patcher's alias map
+#  kernel/stop_machine   runs while sites change under it
+#  kernel/spinlock       taken inside the tracer and the patcher
+#  kernel/printk, uart   oops and ftrace_bug reports must not recurse
+#  kernel/kallsyms       the trace output and backtraces call it
+#  kernel/selftest       counts what the tracer does and must not be counted
+#  lib/*                 string and printf run inside tracers
+#  trace/*               the tracer must never trace itself
+NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
+	   kernel/printk.c kernel/uart.c kernel/kallsyms.c kernel/selftest.c \
+	   lib/% trace/%
+traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
+
+.PHONY: all run test help clean deps debug bench
+all: $(B)/kernel.elf
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -c $< -o $@
+
+# Two-pass link: kallsyms sits after .bss, so filling it in moves no
+# other symbol; scripts/kallsyms.py checks that on the second pass.
+$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
+	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms0.o -o $@ -lgcc
+
+$(B)/kallsyms0.o: scripts/kallsyms.py
+	@mkdir -p $(B)
+	$(PYTHON) scripts/kallsyms.py --empty > $(B)/kallsyms0.S
+	$(CC) $(ASFLAGS) -c $(B)/kallsyms0.S -o $@
+
+$(B)/kallsyms.o: $(B)/kernel.pass1.elf scripts/kallsyms.py
+	$(NM) -n -S $< > $(B)/kernel.pass1.nm
+	$(PYTHON) scripts/kallsyms.py $(B)/kernel.pass1.nm > $(B)/kallsyms.S
+	$(CC) $(ASFLAGS) -c $(B)/kallsyms.S -o $@
+
+$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py
+	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
+	$(NM) -n $@ > $(B)/kernel.sym
+	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(OBJDUMP) -d $@ > $(B)/kernel.asm
+
+QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
+	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)")
+
+run: deps $(B)/kernel.elf
+	$(QEMU) $(QEMU_ARGS)
+
+debug: deps $(B)/kernel.elf
+	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
+
+deps:
+	@scripts/deps.sh
+
+# --- tests -------------------------------------------------------------
+HOST_TESTS := $(wildcard tests/host/test_*.c)
+HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
+HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
+	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host
+
+$(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) $< -o $@
+
+test: deps $(B)/kernel.elf $(HOST_BINS)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS)
+
+help:
+	@echo "Targets:"
+	@echo "  all (default)  build $(B)/kernel.elf"
+	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
+	@echo "  test           host unit tests, selftests and console tests"
+	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
+	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
+	@echo "  clean          remove build/"
+	@echo "Variables: FTRACE=patchable|mcount|none SMP=N MEM=SIZE APPEND=..."
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,36 @@
+/*
+ * errno.h: Linux's error numbers, returned negated as the kernel does,
+ * and the text `echo` prints for each (see lib/string.c:strerror).
+ */
+#ifndef _ERRNO_H
+#define _ERRNO_H
+
+#define EPERM		1
+#define ENOENT		2
+#define ESRCH		3
+#define EINTR		4
+#define EIO		5
+#define E2BIG		7
+#define EBADF		9
+#define EAGAIN		11
+#define ENOMEM		12
+#define EACCES		13
+#define EFAULT		14
+#define EBUSY		16
+#define EEXIST		17
+#define ENODEV		19
+#define ENOTDIR		20
+#define EISDIR		21
+#define EINVAL		22
+#define ENFILE		23
+#define ENOSPC		28
+#define ESPIPE		29
+#define EROFS		30
+#define ERANGE		34
+#define ENAMETOOLONG	36
+#define ENOSYS		38
+#define ENOTEMPTY	39
+#define ENODATA		61
+#define ETIMEDOUT	110
+
+#endif

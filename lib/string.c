@@ -1,0 +1,205 @@
+/*
+ * string.c: memory and string functions for a kernel with no libc.
+ * GCC may emit calls to memset/memcpy/memmove/memcmp itself.
+ */
+#include "kernel.h"
+#include "string.h"
+
+#ifndef HOST_TEST
+void *memset(void *s, int c, size_t n)
+{
+	u8 *p = s;
+
+	while (n--)
+		*p++ = (u8)c;
+	return s;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	u8 *dp = d;
+	const u8 *sp = s;
+
+	if ((((uintptr_t)dp | (uintptr_t)sp | n) & 7) == 0) {
+		for (; n; n -= 8, dp += 8, sp += 8)
+			*(u64 *)dp = *(const u64 *)sp;
+		return d;
+	}
+	while (n--)
+		*dp++ = *sp++;
+	return d;
+}
+
+void *memmove(void *d, const void *s, size_t n)
+{
+	u8 *dp = d;
+	const u8 *sp = s;
+
+	if (dp <= sp || dp >= sp + n)
+		return memcpy(d, s, n);
+	while (n--)
+		dp[n] = sp[n];
+	return d;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const u8 *x = a, *y = b;
+
+	for (; n; n--, x++, y++)
+		if (*x != *y)
+			return *x - *y;
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+size_t strnlen(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i])
+		i++;
+	return i;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (u8)*a - (u8)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (u8)*a - (u8)*b;
+		if (!*a)
+			break;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (; *s; s++)
+		if (*s == (char)c)
+			return (char *)s;
+	return c ? NULL : (char *)s;
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	do {
+		if (*s == (char)c)
+			last = s;
+	} while (*s++);
+	return (char *)last;
+}
+
+char *strstr(const char *h, const char *n)
+{
+	size_t len = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, len))
+			return (char *)h;
+	return len ? NULL : (char *)h;
+}
+#endif
+
+size_t strlcpy(char *d, const char *s, size_t n)
+{
+	size_t len = strlen(s);
+
+	if (n) {
+		size_t c = len >= n ? n - 1 : len;
+
+		memcpy(d, s, c);
+		d[c] = 0;
+	}
+	return len;
+}
+
+size_t strlcat(char *d, const char *s, size_t n)
+{
+	size_t dl = strnlen(d, n);
+
+	if (dl == n)
+		return n + strlen(s);
+	return dl + strlcpy(d + dl, s, n - dl);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Strip leading and trailing white space in place; returns the new start. */
+char *strim(char *s)
+{
+	size_t n;
+
+	while (is_space(*s))
+		s++;
+	n = strlen(s);
+	while (n && is_space(s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+bool str_has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The message glibc's strerror gives, which is what a Linux shell prints. */
+const char *strerror_text(int err)
+{
+	static const struct { int err; const char *text; } tab[] = {
+		{ EPERM, "Operation not permitted" },
+		{ ENOENT, "No such file or directory" },
+		{ ESRCH, "No such process" },
+		{ EINTR, "Interrupted system call" },
+		{ EIO, "Input/output error" },
+		{ E2BIG, "Argument list too long" },
+		{ EBADF, "Bad file descriptor" },
+		{ EAGAIN, "Resource temporarily unavailable" },
+		{ ENOMEM, "Cannot allocate memory" },
+		{ EACCES, "Permission denied" },
+		{ EFAULT, "Bad address" },
+		{ EBUSY, "Device or resource busy" },
+		{ EEXIST, "File exists" },
+		{ ENODEV, "No such device" },
+		{ ENOTDIR, "Not a directory" },
+		{ EISDIR, "Is a directory" },
+		{ EINVAL, "Invalid argument" },
+		{ ENOSPC, "No space left on device" },
+		{ ESPIPE, "Illegal seek" },
+		{ EROFS, "Read-only file system" },
+		{ ERANGE, "Numerical result out of range" },
+		{ ENAMETOOLONG, "File name too long" },
+		{ ENOSYS, "Function not implemented" },
+		{ ENOTEMPTY, "Directory not empty" },
+		{ ENODATA, "No data available" },
+		{ ETIMEDOUT, "Connection timed out" },
+	};
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < ARRAY_SIZE(tab); i++)
+		if (tab[i].err == err)
+			return tab[i].text;
+	return "Unknown error";
+}
