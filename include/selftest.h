@@ -1,0 +1,73 @@
+/*
+ * selftest.h: in-kernel test suites, printed as KTAP (the format of
+ * Linux's KUnit). A suite is a table of cases placed in the .selftests
+ * section; kernel/selftest.c runs them from the `selftest` shell
+ * command or from `-append selftest`.
+ */
+#ifndef _SELFTEST_H
+#define _SELFTEST_H
+
+#include "kernel.h"
+
+struct kunit {
+	const char *name;
+	int failed;
+	bool skipped;
+};
+
+struct kunit_case {
+	const char *name;
+	void (*run)(struct kunit *t);
+};
+
+struct kunit_suite {
+	const char *name;
+	const struct kunit_case *cases;
+	unsigned long ncases;
+};
+
+#define KUNIT_CASE(fn) { #fn, fn }
+
+#define SELFTEST_SUITE(sname, ...)					\
+	static const struct kunit_case sname##_cases[] = { __VA_ARGS__ }; \
+	static const struct kunit_suite sname##_suite			\
+		__section(".selftests") __used __aligned(8) = {	\
+		#sname, sname##_cases, ARRAY_SIZE(sname##_cases) }
+
+void kunit_fail(struct kunit *t, const char *file, int line,
+		const char *fmt, ...) __printf(4, 5);
+
+#define KUNIT_EXPECT_TRUE(t, c) do {					\
+	if (!(c))							\
+		kunit_fail(t, __FILE__, __LINE__, "expected %s", #c);	\
+} while (0)
+
+#define KUNIT_EXPECT_EQ(t, a, b) do {					\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a != _b)							\
+		kunit_fail(t, __FILE__, __LINE__,			\
+			   "%s == %lld, expected %lld", #a, _a, _b);	\
+} while (0)
+
+#define KUNIT_EXPECT_NE(t, a, b) do {					\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a == _b)							\
+		kunit_fail(t, __FILE__, __LINE__,			\
+			   "%s == %lld, expected otherwise", #a, _a);	\
+} while (0)
+
+#define KUNIT_EXPECT_STREQ(t, a, b) do {				\
+	const char *_a = (a), *_b = (b);				\
+	if (strcmp(_a, _b))						\
+		kunit_fail(t, __FILE__, __LINE__,			\
+			   "%s == \"%s\", expected \"%s\"", #a, _a, _b); \
+} while (0)
+
+#define KUNIT_SKIP(t, why) do {						\
+	(t)->skipped = true;						\
+	return;								\
+} while (0)
+
+int selftest_run(const char *filter);
+
+#endif
