@@ -23,6 +23,12 @@ else
 B	?= build/$(FTRACE)
 endif
 
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 SMP	?= 4
 MEM	?= 256M
 APPEND	?=
@@ -74,11 +80,13 @@ all: $(B)/kernel.elf
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 # Two-pass link: kallsyms sits after .bss, so filling it in moves no
 # other symbol; scripts/kallsyms.py checks that on the second pass.

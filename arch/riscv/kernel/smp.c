@@ -1,0 +1,167 @@
+/*
+ * smp.c: bringing up the other harts through the SBI HSM extension, and
+ * inter-processor interrupts through the SBI IPI extension. A message is
+ * a bit in the target's ipi_pending word, set atomically before the IPI.
+ */
+#include "kernel.h"
+#include "smp.h"
+#include "sched.h"
+#include "mm.h"
+#include "printk.h"
+#include "string.h"
+#include "fdt.h"
+#include "irq.h"
+#include "time.h"
+#include "asm/csr.h"
+#include "asm/sbi.h"
+
+struct cpu cpus[NR_CPUS];
+int nr_cpus = 1;
+static DEFINE_SPINLOCK(call_lock);
+
+extern char secondary_entry[];
+void cpu_idle(void) __noreturn;
+
+unsigned long online_hart_mask(void)
+{
+	unsigned long mask = 0;
+	int i;
+
+	for_each_online_cpu(i)
+		mask |= 1UL << cpus[i].hartid;
+	return mask;
+}
+
+void smp_send_ipi(int cpu, int msg)
+{
+	__atomic_fetch_or(&cpus[cpu].ipi_pending, 1UL << msg, __ATOMIC_SEQ_CST);
+	sbi_send_ipi(1UL << cpus[cpu].hartid, 0);
+}
+
+void smp_send_ipi_mask(unsigned long cpumask, int msg)
+{
+	int i;
+
+	for_each_online_cpu(i)
+		if (cpumask & (1UL << i))
+			smp_send_ipi(i, msg);
+}
+
+void handle_ipi(void)
+{
+	struct cpu *c = this_cpu();
+	unsigned long pending = __atomic_exchange_n(&c->ipi_pending, 0,
+						    __ATOMIC_SEQ_CST);
+
+	if (pending & (1UL << IPI_RESCHEDULE))
+		c->need_resched = true;
+	if (pending & (1UL << IPI_CALL_FUNC)) {
+		void (*fn)(void *) = c->ipi_func;
+
+		fn(c->ipi_data);
+		__atomic_store_n(&c->ipi_done, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * Run fn(data) on cpu in interrupt context and wait for it. While
+ * waiting, serve IPIs sent to this CPU, so two CPUs calling each other
+ * cannot deadlock.
+ */
+int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
+{
+	unsigned long flags;
+	struct cpu *c = &cpus[cpu];
+
+	if (cpu == smp_processor_id()) {
+		flags = local_irq_save();
+		fn(data);
+		local_irq_restore(flags);
+		return 0;
+	}
+	if (cpu >= nr_cpus || !c->online)
+		return -ENODEV;
+	flags = local_irq_save();
+	while (!spin_trylock(&call_lock))
+		handle_ipi();
+	c->ipi_func = fn;
+	c->ipi_data = data;
+	c->ipi_done = 0;
+	smp_send_ipi(cpu, IPI_CALL_FUNC);
+	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE))
+		handle_ipi();
+	spin_unlock(&call_lock);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Run fn(data) on every other online CPU, one after the other. */
+void smp_call_function_many(void (*fn)(void *), void *data)
+{
+	int i;
+
+	for_each_online_cpu(i)
+		if (i != smp_processor_id())
+			smp_call_function_single(i, fn, data);
+}
+
+static int cpu_for_hart(unsigned long hartid)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus; i++)
+		if (cpus[i].hartid == hartid)
+			return i;
+	return -1;
+}
+
+/* A secondary hart arrives here from head.S with its idle stack. */
+void secondary_start(unsigned long hartid)
+{
+	struct cpu *c = &cpus[cpu_for_hart(hartid)];
+
+	__asm__ __volatile__("mv tp, %0" :: "r"(c));
+	mmu_enable();
+	trap_init();
+	plic_init_hart();
+	sched_init_cpu();
+	timer_arm_next_tick();
+	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+	local_irq_enable();
+	cpu_idle();
+}
+
+static void boot_one(int id, unsigned long hartid)
+{
+	struct task *idle = kzalloc(sizeof(*idle));
+	void *stack = alloc_pages(THREAD_SIZE / PAGE_SIZE);
+	long err;
+
+	if (!idle || !stack)
+		panic("no memory for CPU %d's idle task", id);
+	idle->stack = stack;
+	cpus[id].idle = idle;
+	err = sbi_hart_start(hartid, (unsigned long)secondary_entry,
+			     (unsigned long)stack + THREAD_SIZE);
+	if (err) {
+		pr_err("smp: hart %lu failed to start (%ld)\n", hartid, err);
+		return;
+	}
+	while (!__atomic_load_n(&cpus[id].online, __ATOMIC_ACQUIRE))
+		;
+}
+
+void smp_boot_secondaries(void)
+{
+	unsigned long boot_hart = this_cpu()->hartid;
+	int i, id = 1;
+
+	for (i = 0; i < boot_info.nr_harts && id < NR_CPUS; i++) {
+		if (boot_info.hartids[i] == boot_hart)
+			continue;
+		cpus[id].id = id;
+		cpus[id].hartid = boot_info.hartids[i];
+		nr_cpus = id + 1;
+		boot_one(id++, boot_info.hartids[i]);
+	}
+}

@@ -1,0 +1,30 @@
+/*
+ * fdt.h: what the kernel learns from the flattened device tree that
+ * OpenSBI passes in a1 (kernel/fdt.c).
+ */
+#ifndef _FDT_H
+#define _FDT_H
+
+#include "types.h"
+#include "smp.h"
+
+#define BOOTARGS_MAX	256
+
+struct boot_info {
+	u64 mem_base, mem_size;
+	int nr_harts;
+	unsigned long hartids[NR_CPUS];
+	u32 timebase;
+	char bootargs[BOOTARGS_MAX];
+	unsigned long uart_base;
+	u32 uart_irq;
+	unsigned long plic_base;
+	unsigned long test_base;	/* sifive,test0: poweroff with status */
+};
+
+extern struct boot_info boot_info;
+
+int fdt_parse(const void *dtb, struct boot_info *bi);
+bool cmdline_has(const char *word);
+
+#endif

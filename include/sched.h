@@ -1,0 +1,112 @@
+/*
+ * sched.h: kernel threads (struct task) and the round-robin scheduler.
+ */
+#ifndef _SCHED_H
+#define _SCHED_H
+
+#include "kernel.h"
+#include "list.h"
+#include "spinlock.h"
+#include "smp.h"
+
+#define TASK_COMM_LEN	16
+#define THREAD_SIZE	(16 * 1024)
+#define HZ		100
+
+enum task_state {
+	TASK_RUNNING,		/* on a CPU or in the run queue */
+	TASK_SLEEPING,		/* waiting on chan */
+	TASK_DEAD,		/* exited, waiting to be reaped */
+};
+
+/* Callee-saved registers, what __switch_to saves and restores. */
+struct context {
+	unsigned long ra, sp;
+	unsigned long s[12];
+};
+
+struct ftrace_ret_stack;
+
+struct task {
+	struct context ctx;
+	int pid;
+	char comm[TASK_COMM_LEN];
+	enum task_state state;
+	int cpu;			/* CPU it runs or last ran on */
+	bool on_cpu;
+	unsigned long cpus_allowed;	/* bit mask of CPUs */
+	int preempt_count;
+	bool sigpending;		/* Ctrl-C seen for this task */
+	void *stack;			/* THREAD_SIZE bytes */
+	void *chan;			/* what it sleeps on */
+	u64 wake_tick;			/* for msleep */
+	int exit_code;
+	void (*fn)(void *);
+	void *arg;
+	struct task *parent;
+	struct list_head run_list;	/* in the run queue */
+	struct list_head tasks;		/* in the list of all tasks */
+	u64 nr_switches;
+	u64 sum_ticks;
+
+	/* function_graph (trace/fgraph.c) */
+	struct ftrace_ret_stack *ret_stack;
+	int curr_ret_stack;
+	int curr_ret_depth;
+	unsigned long trace_overrun;
+	int tracing_graph_pause;
+	u64 ftrace_timestamp;
+};
+
+static inline struct task *current_task(void)
+{
+	return this_cpu()->curr;
+}
+#define current current_task()
+
+void sched_init(void);
+void sched_init_cpu(void);
+void schedule(void);
+void yield(void);
+void scheduler_tick(void);
+void preempt_schedule(void);
+
+static inline void preempt_disable(void)
+{
+	current->preempt_count++;
+	barrier();
+}
+
+static inline void preempt_enable_no_resched(void)
+{
+	barrier();
+	current->preempt_count--;
+}
+
+static inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	if (unlikely(this_cpu()->need_resched && !current->preempt_count))
+		preempt_schedule();
+}
+
+struct task *kthread_create(void (*fn)(void *), void *arg, const char *name);
+struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
+				   const char *name, int cpu);
+void kthread_start(struct task *t);
+__noreturn void kthread_exit(int code);
+int kthread_wait(struct task *t);
+bool kthread_should_stop(void);
+
+void sleep_on(void *chan, spinlock_t *lock);
+void wake_up(void *chan);
+void wake_up_task(struct task *t);
+void msleep(unsigned long ms);
+
+struct task *find_task_by_pid(int pid);
+int for_each_task(int (*fn)(struct task *t, void *data), void *data);
+void sched_register_task_hook(void (*on_create)(struct task *t),
+			      void (*on_exit)(struct task *t));
+u64 jiffies(void);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * spinlock.h: test-and-set spinlocks (amoswap) that also disable
+ * preemption, and the irqsave forms for data shared with interrupts.
+ */
+#ifndef _SPINLOCK_H
+#define _SPINLOCK_H
+
+#include "kernel.h"
+
+struct task;
+
+typedef struct {
+	volatile int locked;
+	int cpu;
+} spinlock_t;
+
+#define SPIN_LOCK_UNLOCKED { 0, -1 }
+#define DEFINE_SPINLOCK(n) spinlock_t n = SPIN_LOCK_UNLOCKED
+
+void spin_lock_init(spinlock_t *l);
+void spin_lock(spinlock_t *l);
+bool spin_trylock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
+unsigned long spin_lock_irqsave(spinlock_t *l);
+void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
+bool spin_is_locked(spinlock_t *l);
+
+/* A sleeping lock, for text_mutex and other long critical sections. */
+struct mutex {
+	spinlock_t wait_lock;
+	struct task *owner;
+};
+
+#define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, NULL }
+
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+bool mutex_is_locked(struct mutex *m);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * vfs.h: a small virtual file system of directories and files, each file
+ * with its own operations (kernel/vfs.c). ramfs (/tmp) keeps bytes in
+ * memory; tracefs (/sys/kernel/tracing) generates them.
+ */
+#ifndef _VFS_H
+#define _VFS_H
+
+#include "kernel.h"
+#include "list.h"
+
+#define NAME_MAX	64
+#define PATH_MAX	256
+
+#define O_RDONLY	0x0
+#define O_WRONLY	0x1
+#define O_RDWR		0x2
+#define O_ACCMODE	0x3
+#define O_CREAT		0x40
+#define O_TRUNC		0x200
+#define O_APPEND	0x400
+
+#define S_IFDIR		0040000
+#define S_IFREG		0100000
+
+struct inode;
+struct file;
+
+/*
+ * A file's operations. read and write work at file->pos and return the
+ * bytes moved or a negative errno; release runs at close and may fail
+ * (Linux's set_ftrace_filter checks some input only at close).
+ */
+struct file_operations {
+	int (*open)(struct inode *inode, struct file *file);
+	ssize_t (*read)(struct file *file, char *buf, size_t n);
+	ssize_t (*write)(struct file *file, const char *buf, size_t n);
+	int (*release)(struct inode *inode, struct file *file);
+};
+
+struct inode {
+	char name[NAME_MAX];
+	unsigned int mode;		/* S_IFDIR or S_IFREG | permission bits */
+	struct inode *parent;
+	struct list_head children;	/* of a directory */
+	struct list_head sibling;
+	const struct file_operations *fops;
+	void *private;			/* for the file's operations */
+	char *data;			/* ramfs contents */
+	size_t size, capacity;
+};
+
+struct file {
+	struct inode *inode;
+	int flags;			/* O_* */
+	size_t pos;
+	void *private;			/* per-open state */
+};
+
+void vfs_init(void);
+struct inode *vfs_root(void);
+struct inode *vfs_lookup(struct inode *cwd, const char *path);
+struct inode *vfs_mkdir(struct inode *parent, const char *name);
+struct inode *vfs_create(struct inode *parent, const char *name,
+			 unsigned int mode, const struct file_operations *fops,
+			 void *private);
+int vfs_remove(struct inode *inode);
+int vfs_path(struct inode *inode, char *buf, size_t size);
+
+int vfs_open(struct inode *cwd, const char *path, int flags,
+	     struct file **out);
+ssize_t vfs_read(struct file *f, char *buf, size_t n);
+ssize_t vfs_write(struct file *f, const char *buf, size_t n);
+int vfs_close(struct file *f);
+
+/*
+ * A helper for generated files: fill a buffer once at open (or at the
+ * first read) and serve reads from it, as Linux's seq_file does.
+ */
+struct seq_buf {
+	char *buf;
+	size_t len, size;
+	bool overflow;
+};
+
+int seq_init(struct seq_buf *s, size_t size);
+void seq_free(struct seq_buf *s);
+void seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
+void seq_puts(struct seq_buf *s, const char *str);
+ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * init.c: what runs after the hardware is up. The kernel command line
+ * chooses between the interactive shell and a selftest run that powers
+ * off with the verdict (`-append selftest`).
+ */
+#include "kernel.h"
+#include "init.h"
+#include "fdt.h"
+#include "printk.h"
+#include "sched.h"
+#include "selftest.h"
+#include "shell.h"
+
+void early_initcalls(void)
+{
+}
+
+static void selftest_thread(void *arg)
+{
+	(void)arg;
+	machine_poweroff(selftest_run(NULL) ? 1 : 0);
+}
+
+void late_initcalls(void)
+{
+	struct task *t;
+
+	if (cmdline_has("selftest"))
+		t = kthread_create(selftest_thread, NULL, "selftest");
+	else
+		t = kthread_create(shell_main, NULL, "sh");
+	if (!t)
+		panic("cannot start the first thread");
+	kthread_start(t);
+}

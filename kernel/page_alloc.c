@@ -1,0 +1,129 @@
+/*
+ * page_alloc.c: physical pages from the end of the kernel image to the
+ * end of the RAM the device tree reports, one bit per page, first fit.
+ * Runs of pages serve kernel stacks and large kmalloc blocks.
+ */
+#include "kernel.h"
+#include "mm.h"
+#include "string.h"
+#include "spinlock.h"
+#include "printk.h"
+
+static u64 *bitmap;		/* bit set: page in use */
+static unsigned long base, npages, nfree, hint;
+static DEFINE_SPINLOCK(page_lock);
+static unsigned long fail_every, fail_count, fail_injected;
+
+static bool page_used(unsigned long i)
+{
+	return bitmap[i / 64] & (1ULL << (i % 64));
+}
+
+static void mark(unsigned long i, unsigned long n, bool used)
+{
+	for (; n; n--, i++) {
+		if (used)
+			bitmap[i / 64] |= 1ULL << (i % 64);
+		else
+			bitmap[i / 64] &= ~(1ULL << (i % 64));
+	}
+}
+
+void page_alloc_init(unsigned long start, unsigned long end)
+{
+	unsigned long map_pages;
+
+	start = ALIGN_UP(start, PAGE_SIZE);
+	npages = (end - start) / PAGE_SIZE;
+	map_pages = ALIGN_UP(ALIGN_UP(npages, 64) / 8, PAGE_SIZE) / PAGE_SIZE;
+	bitmap = (u64 *)start;
+	memset(bitmap, 0, map_pages * PAGE_SIZE);
+	base = start;
+	mark(0, map_pages, true);
+	nfree = npages - map_pages;
+	hint = map_pages;
+}
+
+static bool inject_failure(void)
+{
+	if (!fail_every || ++fail_count % fail_every)
+		return false;
+	fail_injected++;
+	return true;
+}
+
+static long find_run(unsigned long n)
+{
+	unsigned long i, run = 0, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = pass ? 0 : hint, run = 0; i < npages; i++) {
+			run = page_used(i) ? 0 : run + 1;
+			if (run == n)
+				return i + 1 - n;
+		}
+	}
+	return -1;
+}
+
+void *alloc_pages(unsigned long n)
+{
+	unsigned long flags = spin_lock_irqsave(&page_lock);
+	long i = -1;
+
+	if (n && n <= nfree && !inject_failure())
+		i = find_run(n);
+	if (i >= 0) {
+		mark(i, n, true);
+		nfree -= n;
+		hint = i + n;
+	}
+	spin_unlock_irqrestore(&page_lock, flags);
+	return i < 0 ? NULL : (void *)(base + i * PAGE_SIZE);
+}
+
+void free_pages(void *p, unsigned long n)
+{
+	unsigned long flags, i = ((unsigned long)p - base) / PAGE_SIZE;
+
+	if (!p)
+		return;
+	flags = spin_lock_irqsave(&page_lock);
+	BUG_ON(i + n > npages || !page_used(i));
+	mark(i, n, false);
+	nfree += n;
+	if (i < hint)
+		hint = i;
+	spin_unlock_irqrestore(&page_lock, flags);
+}
+
+void *alloc_page(void)
+{
+	return alloc_pages(1);
+}
+
+void free_page(void *p)
+{
+	free_pages(p, 1);
+}
+
+unsigned long nr_free_pages(void)
+{
+	return nfree;
+}
+
+unsigned long nr_total_pages(void)
+{
+	return npages;
+}
+
+void mm_fail_every(unsigned long n)
+{
+	fail_every = n;
+	fail_count = 0;
+}
+
+unsigned long mm_failures_injected(void)
+{
+	return fail_injected;
+}

@@ -1,0 +1,359 @@
+/*
+ * sched.c: kernel threads and a preemptive round-robin scheduler over
+ * one global run queue. Every CPU runs schedule(); a CPU with nothing to
+ * do runs its idle task (Linux's <idle>-0, pid 0). The run-queue lock
+ * is held across __switch_to and released by the task switched to, so a
+ * task's context is saved before any other CPU can pick it.
+ */
+#include "kernel.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "string.h"
+#include "printk.h"
+#include "mm.h"
+#include "asm/csr.h"
+
+extern void __switch_to(struct context *prev, struct context *next);
+extern void ret_from_fork(void);
+
+static DEFINE_SPINLOCK(rq_lock);
+static LIST_HEAD(runqueue);
+static LIST_HEAD(all_tasks);
+static int next_pid = 1;
+static u64 jiffies_count;	/* written by CPU 0 only */
+static int tick_sleepers;
+static void (*task_create_hook)(struct task *t);
+static void (*task_exit_hook)(struct task *t);
+
+static struct task boot_task = {
+	.comm = "swapper/0",
+	.state = TASK_RUNNING,
+	.cpus_allowed = 1,
+};
+
+u64 jiffies(void)
+{
+	return jiffies_count;
+}
+
+void sched_register_task_hook(void (*on_create)(struct task *t),
+			      void (*on_exit)(struct task *t))
+{
+	task_create_hook = on_create;
+	task_exit_hook = on_exit;
+}
+
+static struct task *pick_next(struct cpu *c)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &runqueue, run_list) {
+		if (t->cpus_allowed & (1UL << c->id)) {
+			list_del(&t->run_list);
+			return t;
+		}
+	}
+	return c->idle;
+}
+
+/* Called with rq_lock held and interrupts off; returns the same way. */
+static void __schedule(void)
+{
+	struct cpu *c = this_cpu();
+	struct task *prev = c->curr, *next;
+
+	c->need_resched = false;
+	if (prev->state == TASK_RUNNING && prev != c->idle)
+		list_add_tail(&prev->run_list, &runqueue);
+	next = pick_next(c);
+	if (next == prev)
+		return;
+	c->curr = next;
+	next->cpu = c->id;
+	next->nr_switches++;
+	__switch_to(&prev->ctx, &next->ctx);
+}
+
+void schedule(void)
+{
+	unsigned long flags = local_irq_save();
+
+	spin_lock(&rq_lock);
+	__schedule();
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
+
+void preempt_schedule(void)
+{
+	if (!irqs_disabled())
+		schedule();
+}
+
+void yield(void)
+{
+	schedule();
+}
+
+/* First thing a new thread runs: finish the switch that started it. */
+void schedule_tail(void)
+{
+	spin_unlock(&rq_lock);
+	local_irq_enable();
+}
+
+/* Kick an idle CPU that may run t, or this CPU if it is the only one. */
+static void kick_cpu_for(struct task *t)
+{
+	int i;
+
+	for_each_online_cpu(i) {
+		if (!(t->cpus_allowed & (1UL << i)))
+			continue;
+		if (cpus[i].curr == cpus[i].idle) {
+			if (i == smp_processor_id())
+				cpus[i].need_resched = true;
+			else
+				smp_send_ipi(i, IPI_RESCHEDULE);
+			return;
+		}
+	}
+}
+
+static void enqueue_locked(struct task *t)
+{
+	t->state = TASK_RUNNING;
+	list_add_tail(&t->run_list, &runqueue);
+	kick_cpu_for(t);
+}
+
+void wake_up_task(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+
+	if (t->state == TASK_SLEEPING)
+		enqueue_locked(t);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
+
+void wake_up(void *chan)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->state == TASK_SLEEPING && t->chan == chan)
+			enqueue_locked(t);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
+
+/*
+ * Sleep on chan, atomically releasing lock (held, interrupts off), so a
+ * wake_up issued after the caller checked its condition is never lost.
+ */
+void sleep_on(void *chan, spinlock_t *lock)
+{
+	spin_lock(&rq_lock);
+	spin_unlock(lock);
+	current->chan = chan;
+	current->state = TASK_SLEEPING;
+	__schedule();
+	current->chan = NULL;
+	spin_unlock(&rq_lock);
+	spin_lock(lock);
+}
+
+void msleep(unsigned long ms)
+{
+	u64 until = jiffies_count + (ms * HZ + 999) / 1000;
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+
+	tick_sleepers++;
+	while (READ_ONCE(jiffies_count) < until && !current->sigpending) {
+		current->chan = &jiffies_count;
+		current->state = TASK_SLEEPING;
+		__schedule();
+		current->chan = NULL;
+	}
+	tick_sleepers--;
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
+
+void scheduler_tick(void)
+{
+	struct cpu *c = this_cpu();
+
+	c->ticks++;
+	c->curr->sum_ticks++;
+	if (c->curr == c->idle)
+		c->idle_ticks++;
+	if (c->id == 0) {
+		jiffies_count++;
+		if (READ_ONCE(tick_sleepers))
+			wake_up(&jiffies_count);
+	}
+	if (!list_empty(&runqueue))
+		c->need_resched = true;
+}
+
+static void idle_loop(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (!this_cpu()->need_resched && list_empty(&runqueue))
+			wfi();
+		local_irq_enable();
+		if (this_cpu()->need_resched || !list_empty(&runqueue))
+			schedule();
+	}
+}
+
+void kthread_entry(void)
+{
+	current->fn(current->arg);
+	kthread_exit(0);
+}
+
+struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
+				   const char *name, int cpu)
+{
+	struct task *t = kzalloc(sizeof(*t));
+	unsigned long flags;
+
+	if (!t)
+		return NULL;
+	t->stack = alloc_pages(THREAD_SIZE / PAGE_SIZE);
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	strlcpy(t->comm, name, sizeof(t->comm));
+	t->fn = fn;
+	t->arg = arg;
+	t->ctx.ra = (unsigned long)ret_from_fork;
+	t->ctx.sp = (unsigned long)t->stack + THREAD_SIZE;
+	t->preempt_count = 1;	/* dropped by schedule_tail */
+	t->cpus_allowed = cpu < 0 ? ~0UL : 1UL << cpu;
+	t->state = TASK_SLEEPING;
+	t->parent = current;
+	flags = spin_lock_irqsave(&rq_lock);
+	t->pid = next_pid++;
+	list_add_tail(&t->tasks, &all_tasks);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	if (task_create_hook)
+		task_create_hook(t);
+	return t;
+}
+
+struct task *kthread_create(void (*fn)(void *), void *arg, const char *name)
+{
+	return kthread_create_on_cpu(fn, arg, name, -1);
+}
+
+void kthread_start(struct task *t)
+{
+	wake_up_task(t);
+}
+
+__noreturn void kthread_exit(int code)
+{
+	struct task *me = current, *t;
+
+	if (task_exit_hook)
+		task_exit_hook(me);
+	local_irq_disable();
+	spin_lock(&rq_lock);
+	me->exit_code = code;
+	me->state = TASK_DEAD;
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->state == TASK_SLEEPING && t->chan == me)
+			enqueue_locked(t);
+	__schedule();
+	panic("dead task %d ran again", current->pid);
+}
+
+/* Wait for t to exit, then free it; returns its exit code. */
+int kthread_wait(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	int code;
+
+	while (t->state != TASK_DEAD) {
+		current->chan = t;
+		current->state = TASK_SLEEPING;
+		__schedule();
+		current->chan = NULL;
+	}
+	list_del(&t->tasks);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	code = t->exit_code;
+	free_pages(t->stack, THREAD_SIZE / PAGE_SIZE);
+	kfree(t);
+	return code;
+}
+
+struct task *find_task_by_pid(int pid)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	struct task *t, *found = NULL;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pid == pid && t->state != TASK_DEAD)
+			found = t;
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	return found;
+}
+
+/* Call fn on every task (idle tasks included) until it returns nonzero. */
+int for_each_task(int (*fn)(struct task *t, void *data), void *data)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	struct task *t;
+	int ret = 0;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if ((ret = fn(t, data)))
+			break;
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	return ret;
+}
+
+/* The boot CPU's first context becomes its idle task. */
+void sched_init(void)
+{
+	struct cpu *c = this_cpu();
+
+	boot_task.cpu = c->id;
+	list_add_tail(&boot_task.tasks, &all_tasks);
+	c->curr = c->idle = &boot_task;
+}
+
+/* A secondary CPU: its boot context becomes its idle task, then idles. */
+void sched_init_cpu(void)
+{
+	struct cpu *c = this_cpu();
+	struct task *idle = c->idle;
+
+	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", c->id);
+	idle->cpus_allowed = 1UL << c->id;
+	idle->state = TASK_RUNNING;
+	idle->cpu = c->id;
+	c->curr = idle;
+	spin_lock(&rq_lock);
+	list_add_tail(&idle->tasks, &all_tasks);
+	spin_unlock(&rq_lock);
+}
+
+__noreturn void cpu_idle(void)
+{
+	idle_loop();
+	for (;;)
+		;
+}

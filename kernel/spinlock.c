@@ -1,0 +1,101 @@
+/*
+ * spinlock.c: spinlocks and the sleeping mutex. A spinlock holder is
+ * never preempted (the lock disables preemption), so a CPU never spins
+ * on a lock whose owner it has switched away from. amoswap.w.aq acquires
+ * and the releasing store is ordered by a fence (release semantics).
+ */
+#include "kernel.h"
+#include "spinlock.h"
+#include "sched.h"
+#include "printk.h"
+#include "asm/csr.h"
+
+void spin_lock_init(spinlock_t *l)
+{
+	l->locked = 0;
+	l->cpu = -1;
+}
+
+static int amoswap_acquire(volatile int *p, int v)
+{
+	int old;
+
+	__asm__ __volatile__("amoswap.w.aq %0, %2, %1"
+			     : "=r"(old), "+A"(*p) : "r"(v) : "memory");
+	return old;
+}
+
+bool spin_trylock(spinlock_t *l)
+{
+	preempt_disable();
+	if (amoswap_acquire(&l->locked, 1)) {
+		preempt_enable_no_resched();
+		return false;
+	}
+	l->cpu = smp_processor_id();
+	return true;
+}
+
+void spin_lock(spinlock_t *l)
+{
+	preempt_disable();
+	while (amoswap_acquire(&l->locked, 1))
+		while (READ_ONCE(l->locked))
+			;
+	l->cpu = smp_processor_id();
+}
+
+void spin_unlock(spinlock_t *l)
+{
+	l->cpu = -1;
+	__asm__ __volatile__("fence rw, w" ::: "memory");
+	l->locked = 0;
+	preempt_enable_no_resched();
+}
+
+unsigned long spin_lock_irqsave(spinlock_t *l)
+{
+	unsigned long flags = local_irq_save();
+
+	spin_lock(l);
+	return flags;
+}
+
+void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+{
+	spin_unlock(l);
+	local_irq_restore(flags);
+	if (!irqs_disabled() && this_cpu()->need_resched &&
+	    !current->preempt_count)
+		preempt_schedule();
+}
+
+bool spin_is_locked(spinlock_t *l)
+{
+	return READ_ONCE(l->locked);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+
+	while (m->owner)
+		sleep_on(m, &m->wait_lock);
+	m->owner = current;
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+
+	BUG_ON(m->owner != current);
+	m->owner = NULL;
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+	wake_up(m);
+}
+
+bool mutex_is_locked(struct mutex *m)
+{
+	return READ_ONCE(m->owner) != NULL;
+}

@@ -1,0 +1,38 @@
+/*
+ * time.c: nanoseconds from the `time` CSR, and the scheduler tick armed
+ * through the SBI timer extension.
+ */
+#include "kernel.h"
+#include "time.h"
+#include "sched.h"
+#include "asm/csr.h"
+#include "asm/sbi.h"
+
+u32 timebase_freq = 10000000;
+static u64 ns_per_tick_q32;	/* ns per time-CSR tick, 32.32 fixed point */
+
+void time_init(u32 timebase)
+{
+	if (timebase)
+		timebase_freq = timebase;
+	ns_per_tick_q32 = (NSEC_PER_SEC << 32) / timebase_freq;
+}
+
+notrace u64 ktime_get_ns(void)
+{
+	u64 t = rdtime();
+
+	/* t * ns_per_tick without overflowing for about 58 years at 10 MHz */
+	return (t >> 32) * ns_per_tick_q32 +
+	       (((t & 0xffffffffULL) * ns_per_tick_q32) >> 32);
+}
+
+u64 ns_to_ticks(u64 ns)
+{
+	return ns * timebase_freq / NSEC_PER_SEC;
+}
+
+void timer_arm_next_tick(void)
+{
+	sbi_set_timer(rdtime() + timebase_freq / HZ);
+}
