@@ -12,6 +12,8 @@ NM	:= $(CROSS)nm
 HOSTCC	?= cc
 PYTHON	?= python3
 QEMU	?= qemu-system-riscv64
+# scripts/checkelf.py imports scripts/kallsyms.py: leave no __pycache__.
+export PYTHONDONTWRITEBYTECODE := 1
 
 # FTRACE=patchable: -fpatchable-function-entry sites (the default)
 # FTRACE=mcount:    classic -pg, `call _mcount` after the prologue
@@ -76,6 +78,8 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
 .PHONY: all run test help clean deps debug bench
+# A generator or check that fails must not leave its output looking done.
+.DELETE_ON_ERROR:
 all: $(B)/kernel.elf
 
 $(B)/%.o: %.c
@@ -89,19 +93,21 @@ $(B)/%.o: %.S
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 # Two-pass link: kallsyms sits after .bss, so filling it in moves no
-# other symbol; scripts/kallsyms.py checks that on the second pass.
+# other symbol; scripts/checkelf.py checks that on the second pass.
+# The table is generated C, compiled without tracing flags.
 $(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms0.o -o $@ -lgcc
 
-$(B)/kallsyms0.o: scripts/kallsyms.py
+$(B)/kallsyms0.c: scripts/kallsyms.py
 	@mkdir -p $(B)
-	$(PYTHON) scripts/kallsyms.py --empty > $(B)/kallsyms0.S
-	$(CC) $(ASFLAGS) -c $(B)/kallsyms0.S -o $@
+	$(PYTHON) scripts/kallsyms.py --empty > $@
 
-$(B)/kallsyms.o: $(B)/kernel.pass1.elf scripts/kallsyms.py
+$(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 	$(NM) -n -S $< > $(B)/kernel.pass1.nm
-	$(PYTHON) scripts/kallsyms.py $(B)/kernel.pass1.nm > $(B)/kallsyms.S
-	$(CC) $(ASFLAGS) -c $(B)/kallsyms.S -o $@
+	$(PYTHON) scripts/kallsyms.py $(B)/kernel.pass1.nm > $@
+
+$(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
@@ -130,6 +136,15 @@ HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 $(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) $< -o $@
+
+# test_kallsyms includes kernel/kallsyms.c and a table generated from a
+# fixed nm listing, so it checks scripts/kallsyms.py too.
+$(B)/host/test_kallsyms: kernel/kallsyms.c $(B)/host/kallsyms_table.c
+$(B)/host/test_kallsyms: HOST_CFLAGS += -I$(B)/host
+
+$(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) scripts/kallsyms.py $< > $@
 
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS)

@@ -1,8 +1,9 @@
 /*
  * string.h: the freestanding string and memory functions of lib/string.c.
  */
-#ifndef _STRING_H
-#define _STRING_H
+/* Not _STRING_H: the host's <string.h> uses that. */
+#ifndef _KERNEL_STRING_H
+#define _KERNEL_STRING_H
 
 #include "types.h"
 
@@ -19,7 +20,8 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #else
-#include <string.h>
+/* -Iinclude finds this file first; the host's comes next. */
+#include_next <string.h>
 #endif
 size_t strlcpy(char *d, const char *s, size_t n);
 size_t strlcat(char *d, const char *s, size_t n);

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""checkelf.py: check the final kernel against its first link pass.
+
+    checkelf.py PASS1_NM FINAL_SYM     (`nm -n -S` and `nm -n` listings)
+
+1. Every symbol below _kallsyms has the same address in both passes, and
+   none appeared or vanished: the table made from pass one describes the
+   final kernel only if filling it in moved nothing.
+2. _text.._etext spans less than 1 MiB: every ftrace call site reaches
+   the trampoline with one `jal`, whose reach is +-1 MiB.
+"""
+import sys
+from collections import Counter
+
+from kallsyms import die, marker, parse_nm
+
+JAL_REACH = 1 << 20
+
+
+def image_symbols(syms):
+    """(name, address) of every symbol in front of the table, and _kallsyms."""
+    end = marker(syms, '_kallsyms')
+    return Counter((sym.name, sym.addr) for sym in syms
+                   if sym.addr < end or sym.name == '_kallsyms')
+
+
+def describe(pairs):
+    return ', '.join(f'{name}@{addr:#x}' for name, addr in sorted(pairs))
+
+
+def check_unmoved(pass1, final):
+    before, after = image_symbols(pass1), image_symbols(final)
+    if before == after:
+        return
+    die('symbols differ between the two link passes, so the kallsyms '
+        'table would name the wrong addresses.\n'
+        f'  only in pass one: {describe(before - after) or "none"}\n'
+        f'  only in the final kernel: {describe(after - before) or "none"}\n'
+        'The .kallsyms section must stay last in linker.ld, and the '
+        'generated table must put everything in section .kallsyms.')
+
+
+def check_text_reach(final):
+    span = marker(final, '_etext') - marker(final, '_text')
+    if span >= JAL_REACH:
+        die(f'.text (_text.._etext) spans {span:#x} bytes, 1 MiB or more: '
+            'the ftrace call sites reach the trampoline at the start of '
+            'text with a single jal, which reaches only +-1 MiB.')
+
+
+def main(argv):
+    if len(argv) != 2:
+        die('usage: checkelf.py PASS1_NM FINAL_SYM')
+    with open(argv[0]) as pass1, open(argv[1]) as final:
+        pass1_syms, final_syms = parse_nm(pass1), parse_nm(final)
+    check_unmoved(pass1_syms, final_syms)
+    check_text_reach(final_syms)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
