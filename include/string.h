@@ -1,7 +1,8 @@
 /*
  * string.h: the freestanding string and memory functions of lib/string.c.
+ * Host tests get the standard ones from libc's <string.h>, whose include
+ * guard is _STRING_H: hence this one's name.
  */
-/* Not _STRING_H: the host's <string.h> uses that. */
 #ifndef _KERNEL_STRING_H
 #define _KERNEL_STRING_H
 
@@ -20,8 +21,7 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #else
-/* -Iinclude finds this file first; the host's comes next. */
-#include_next <string.h>
+#include <string.h>
 #endif
 size_t strlcpy(char *d, const char *s, size_t n);
 size_t strlcat(char *d, const char *s, size_t n);

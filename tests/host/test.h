@@ -18,7 +18,7 @@ struct host_test {
 static struct host_test host_tests[MAX_HOST_TESTS];
 static int host_ntests;
 
-/* The parameter is not `name`, which would rename the .name member. */
+/* Not TEST(name): the parameter would also replace the .name member. */
 #define TEST(tname)							\
 	static void test_##tname(int *failed);				\
 	__attribute__((constructor)) static void reg_##tname(void)	\
