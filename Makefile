@@ -134,7 +134,9 @@ HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 	       -iquote include -Iarch/riscv/include -Itrace -Itests/host
 
-$(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h)
+# Host tests #include the kernel sources they test, so depend on them all.
+$(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h \
+	     arch/riscv/kernel/*.c arch/riscv/include/asm/*.h)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) $< -o $@
 
