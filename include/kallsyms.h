@@ -8,6 +8,8 @@
 #include "kernel.h"
 #include "printf.h"		/* sprint_symbol, the %pS of vsprintf */
 
+#define KSYM_NAME_LEN 128
+
 const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
 unsigned long kallsyms_lookup_name(const char *name);

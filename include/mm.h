@@ -40,6 +40,7 @@ bool kernel_stack_addr(unsigned long a);
 #define FIX_TEXT_POKE0	0
 #define FIX_TEXT_POKE1	1
 void *fixmap_map(int idx, unsigned long pa);
+void *fixmap_map_addr(int idx);
 void fixmap_clear(int idx);
 
 #endif

@@ -27,15 +27,26 @@ struct context {
 
 struct ftrace_ret_stack;
 
+/*
+ * preempt_count as Linux lays it out: bits 0-7 count preempt_disable
+ * nesting (the trace's preempt-depth column), bits 16-19 hardirq
+ * nesting. Zero means preemptible.
+ */
+#define PREEMPT_MASK	0x000000ff
+#define HARDIRQ_OFFSET	0x00010000
+#define HARDIRQ_MASK	0x000f0000
+
+/* The assembly reads preempt_count: see asm/asm-offsets.h. */
 struct task {
 	struct context ctx;
+	int preempt_count;
 	int pid;
+	unsigned long trace_recursion;	/* ftrace's per-context bits */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;
 	int cpu;			/* CPU it runs or last ran on */
-	bool on_cpu;
 	unsigned long cpus_allowed;	/* bit mask of CPUs */
-	int preempt_count;
+	bool stopper;			/* stop_machine's: runs first */
 	bool sigpending;		/* Ctrl-C seen for this task */
 	void *stack;			/* THREAD_SIZE bytes */
 	void *chan;			/* what it sleeps on */
@@ -64,12 +75,18 @@ static inline struct task *current_task(void)
 }
 #define current current_task()
 
+static inline bool in_hardirq(void)
+{
+	return current->preempt_count & HARDIRQ_MASK;
+}
+
 void sched_init(void);
 void sched_init_cpu(void);
 void schedule(void);
 void yield(void);
 void scheduler_tick(void);
 void preempt_schedule(void);
+void preempt_schedule_notrace(void);
 
 static inline void preempt_disable(void)
 {
@@ -106,7 +123,7 @@ void msleep(unsigned long ms);
 struct task *find_task_by_pid(int pid);
 int for_each_task(int (*fn)(struct task *t, void *data), void *data);
 void sched_register_task_hook(void (*on_create)(struct task *t),
-			      void (*on_exit)(struct task *t));
+			      void (*on_free)(struct task *t));
 u64 jiffies(void);
 
 #endif

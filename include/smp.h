@@ -16,14 +16,14 @@
 
 struct task;
 
+/* The assembly reads curr and need_resched: see asm/asm-offsets.h. */
 struct cpu {
 	struct task *curr;		/* the running task */
 	struct task *idle;		/* this CPU's <idle>-0 */
-	unsigned long hartid;
-	int id;				/* logical CPU number, 0..nr_cpus-1 */
-	int hardirq;			/* interrupt handler nesting depth */
-	bool online;
 	bool need_resched;
+	bool online;
+	int id;				/* logical CPU number, 0..nr_cpus-1 */
+	unsigned long hartid;
 	unsigned long ipi_pending;
 	void (*ipi_func)(void *);	/* for IPI_CALL_FUNC */
 	void *ipi_data;
@@ -31,7 +31,6 @@ struct cpu {
 	u64 ticks;			/* timer interrupts taken */
 	u64 irqs;			/* all interrupts taken */
 	u64 idle_ticks;
-	unsigned long trace_recursion;	/* ftrace per-context recursion bits */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -48,11 +47,6 @@ static inline struct cpu *this_cpu(void)
 static inline int smp_processor_id(void)
 {
 	return this_cpu()->id;
-}
-
-static inline bool in_hardirq(void)
-{
-	return this_cpu()->hardirq > 0;
 }
 
 #define for_each_online_cpu(c) \

@@ -10,9 +10,12 @@
 #include "sched.h"
 #include "selftest.h"
 #include "shell.h"
+#include "ftrace.h"
+#include "stop_machine.h"
 
 void early_initcalls(void)
 {
+	ftrace_init();			/* every site becomes a nop */
 }
 
 static void selftest_thread(void *arg)
@@ -25,6 +28,7 @@ void late_initcalls(void)
 {
 	struct task *t;
 
+	stop_machine_init();		/* a stopper thread per CPU */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
 	else

@@ -13,6 +13,14 @@
 #include "mm.h"
 #include "asm/csr.h"
 
+#include "asm/asm-offsets.h"
+
+_Static_assert(offsetof(struct cpu, curr) == CPU_CURR, "asm-offsets");
+_Static_assert(offsetof(struct cpu, need_resched) == CPU_NEED_RESCHED,
+	       "asm-offsets");
+_Static_assert(offsetof(struct task, preempt_count) == TASK_PREEMPT_COUNT,
+	       "asm-offsets");
+
 extern void __switch_to(struct context *prev, struct context *next);
 extern void ret_from_fork(void);
 
@@ -23,7 +31,7 @@ static int next_pid = 1;
 static u64 jiffies_count;	/* written by CPU 0 only */
 static int tick_sleepers;
 static void (*task_create_hook)(struct task *t);
-static void (*task_exit_hook)(struct task *t);
+static void (*task_free_hook)(struct task *t);
 
 static struct task boot_task = {
 	.comm = "swapper/0",
@@ -36,11 +44,12 @@ u64 jiffies(void)
 	return jiffies_count;
 }
 
+/* fgraph gives each task a ret_stack while it runs, freed at reaping. */
 void sched_register_task_hook(void (*on_create)(struct task *t),
-			      void (*on_exit)(struct task *t))
+			      void (*on_free)(struct task *t))
 {
 	task_create_hook = on_create;
-	task_exit_hook = on_exit;
+	task_free_hook = on_free;
 }
 
 static struct task *pick_next(struct cpu *c)
@@ -56,8 +65,11 @@ static struct task *pick_next(struct cpu *c)
 	return c->idle;
 }
 
-/* Called with rq_lock held and interrupts off; returns the same way. */
-static void __schedule(void)
+/*
+ * Called with rq_lock held and interrupts off; returns the same way.
+ * notrace: the trampolines' preemption point calls into here.
+ */
+static notrace void __schedule(void)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->curr, *next;
@@ -90,6 +102,20 @@ void preempt_schedule(void)
 		schedule();
 }
 
+/* From the ftrace trampolines, which must not recurse into a traced call. */
+notrace void preempt_schedule_notrace(void)
+{
+	unsigned long flags;
+
+	if (irqs_disabled())
+		return;
+	flags = local_irq_save();
+	spin_lock(&rq_lock);
+	__schedule();
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
+
 void yield(void)
 {
 	schedule();
@@ -120,9 +146,18 @@ static void kick_cpu_for(struct task *t)
 	}
 }
 
+/* A stopper thread goes first and preempts whatever its CPU runs. */
 static void enqueue_locked(struct task *t)
 {
 	t->state = TASK_RUNNING;
+	if (t->stopper) {
+		list_add(&t->run_list, &runqueue);
+		if (t->cpu == smp_processor_id())
+			this_cpu()->need_resched = true;
+		else
+			smp_send_ipi(t->cpu, IPI_RESCHEDULE);
+		return;
+	}
 	list_add_tail(&t->run_list, &runqueue);
 	kick_cpu_for(t);
 }
@@ -237,6 +272,7 @@ struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 	t->ctx.sp = (unsigned long)t->stack + THREAD_SIZE;
 	t->preempt_count = 1;	/* dropped by schedule_tail */
 	t->cpus_allowed = cpu < 0 ? ~0UL : 1UL << cpu;
+	t->cpu = cpu < 0 ? smp_processor_id() : cpu;
 	t->state = TASK_SLEEPING;
 	t->parent = current;
 	flags = spin_lock_irqsave(&rq_lock);
@@ -263,8 +299,6 @@ __noreturn void kthread_exit(int code)
 {
 	struct task *me = current, *t;
 
-	if (task_exit_hook)
-		task_exit_hook(me);
 	local_irq_disable();
 	spin_lock(&rq_lock);
 	me->exit_code = code;
@@ -292,6 +326,8 @@ int kthread_wait(struct task *t)
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 	code = t->exit_code;
+	if (task_free_hook)
+		task_free_hook(t);
 	free_pages(t->stack, THREAD_SIZE / PAGE_SIZE);
 	kfree(t);
 	return code;

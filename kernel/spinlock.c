@@ -50,7 +50,7 @@ void spin_unlock(spinlock_t *l)
 	l->cpu = -1;
 	__asm__ __volatile__("fence rw, w" ::: "memory");
 	l->locked = 0;
-	preempt_enable_no_resched();
+	preempt_enable();
 }
 
 unsigned long spin_lock_irqsave(spinlock_t *l)

@@ -82,7 +82,7 @@ static void handle_interrupt(unsigned long irq)
 {
 	struct cpu *c = this_cpu();
 
-	c->hardirq++;
+	current->preempt_count += HARDIRQ_OFFSET;
 	c->irqs++;
 	if (irq == IRQ_S_TIMER) {
 		timer_arm_next_tick();
@@ -93,7 +93,7 @@ static void handle_interrupt(unsigned long irq)
 	} else if (irq == IRQ_S_EXT) {
 		plic_handle_irq();
 	}
-	c->hardirq--;
+	current->preempt_count -= HARDIRQ_OFFSET;
 }
 
 void handle_trap(struct pt_regs *regs)

@@ -130,6 +130,11 @@ void *fixmap_map(int idx, unsigned long pa)
 	return (void *)(va + (pa & (PAGE_SIZE - 1)));
 }
 
+void *fixmap_map_addr(int idx)
+{
+	return (void *)(FIXMAP_BASE + idx * PAGE_SIZE);
+}
+
 void fixmap_clear(int idx)
 {
 	unsigned long va = FIXMAP_BASE + idx * PAGE_SIZE;

@@ -1,0 +1,159 @@
+/*
+ * ftrace.c (arch): seed 004's arch interface for dynamic ftrace on
+ * RISC-V. Each function checks that the instruction it replaces is the
+ * one it expects before writing the new one, so a wrong record can
+ * never overwrite unrelated code (ftrace_bug reports it instead).
+ *
+ *   site:          nop  <->  jal t0, ftrace_caller | ftrace_regs_caller
+ *   ftrace_call:   jal ra, <ftrace_trace_function>
+ *   graph call:    nop  <->  jal ra, ftrace_graph_caller
+ */
+#include "kernel.h"
+#include "ftrace.h"
+#include "patch.h"
+#include "asm/insn.h"
+
+#ifdef FTRACE_MODE_mcount
+/* -pg's call: `jal ra, _mcount` once the linker relaxed it. */
+#define SITE_LINK_REG	RV_REG_RA
+#else
+/* t0 keeps ra (the traced function's return address) intact. */
+#define SITE_LINK_REG	RV_REG_T0
+#endif
+
+/* What a site holds straight from the compiler. */
+static int site_initial_insn(unsigned long ip, u32 *insn)
+{
+#ifdef FTRACE_MODE_mcount
+	return riscv_insn_jal(ip, MCOUNT_ADDR, SITE_LINK_REG, insn);
+#else
+	(void)ip;
+	*insn = RISCV_INSN_C_NOP | RISCV_INSN_C_NOP << 16;
+	return 0;
+#endif
+}
+
+/* Replace old with new at ip, after checking ip holds old. */
+static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
+{
+	u32 cur = *(volatile u32 *)ip;
+
+	if (cur != old)
+		return -EINVAL;
+	if (ftrace_patch_hook)
+		ftrace_patch_hook(ip, old, new);
+	return patch_insn_write((void *)ip, &new, sizeof(new));
+}
+
+static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
+{
+	return riscv_insn_jal(ip, addr, SITE_LINK_REG, insn);
+}
+
+int ftrace_dyn_arch_init(void)
+{
+	u32 expect;
+
+	/* The trampolines must start out as the assembler wrote them. */
+	if (riscv_insn_jal((unsigned long)ftrace_call,
+			   (unsigned long)ftrace_stub, RV_REG_RA, &expect) ||
+	    *(u32 *)ftrace_call != expect ||
+	    *(u32 *)ftrace_graph_call != RISCV_INSN_NOP)
+		return -EINVAL;
+	return 0;
+}
+
+/* Boot: the compiler's form becomes the disabled form. */
+int ftrace_init_nop(struct dyn_ftrace *rec)
+{
+	u32 old;
+	int ret = site_initial_insn(rec->ip, &old);
+
+	return ret ? ret : ftrace_modify_code(rec->ip, old, RISCV_INSN_NOP);
+}
+
+int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr)
+{
+	u32 old;
+	int ret = site_call(rec->ip, addr, &old);
+
+	return ret ? ret : ftrace_modify_code(rec->ip, old, RISCV_INSN_NOP);
+}
+
+int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	u32 new;
+	int ret = site_call(rec->ip, addr, &new);
+
+	return ret ? ret : ftrace_modify_code(rec->ip, RISCV_INSN_NOP, new);
+}
+
+/* Between ftrace_caller and ftrace_regs_caller, in one store. */
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr)
+{
+	u32 old, new;
+	int ret = site_call(rec->ip, old_addr, &old);
+
+	if (!ret)
+		ret = site_call(rec->ip, addr, &new);
+	return ret ? ret : ftrace_modify_code(rec->ip, old, new);
+}
+
+/* Point a `jal ra, X` in a trampoline at func. */
+static int update_call(char *at, unsigned long func)
+{
+	unsigned long ip = (unsigned long)at;
+	u32 old = *(volatile u32 *)ip, new;
+	int ret;
+
+	if (!riscv_insn_is_jal(old) || riscv_insn_rd(old) != RV_REG_RA)
+		return -EINVAL;
+	ret = riscv_insn_jal(ip, func, RV_REG_RA, &new);
+	return ret ? ret : ftrace_modify_code(ip, old, new);
+}
+
+int ftrace_update_ftrace_func(ftrace_func_t func)
+{
+	int ret = update_call(ftrace_call, (unsigned long)func);
+
+	return ret ? ret : update_call(ftrace_regs_call, (unsigned long)func);
+}
+
+static int graph_call(char *at, unsigned long caller, bool enable)
+{
+	unsigned long ip = (unsigned long)at;
+	u32 call;
+	int ret = riscv_insn_jal(ip, caller, RV_REG_RA, &call);
+
+	if (ret)
+		return ret;
+	return enable ? ftrace_modify_code(ip, RISCV_INSN_NOP, call) :
+			ftrace_modify_code(ip, call, RISCV_INSN_NOP);
+}
+
+int ftrace_enable_ftrace_graph_caller(void)
+{
+	int ret = graph_call(ftrace_graph_call,
+			     (unsigned long)ftrace_graph_caller, true);
+
+	return ret ? ret : graph_call(ftrace_graph_regs_call,
+				      (unsigned long)ftrace_graph_regs_caller,
+				      true);
+}
+
+int ftrace_disable_ftrace_graph_caller(void)
+{
+	int ret = graph_call(ftrace_graph_call,
+			     (unsigned long)ftrace_graph_caller, false);
+
+	return ret ? ret : graph_call(ftrace_graph_regs_call,
+				      (unsigned long)ftrace_graph_regs_caller,
+				      false);
+}
+
+/* The batch is over: drop the alias; stop_machine flushes the icaches. */
+void ftrace_arch_code_modify_post_process(void)
+{
+	patch_unmap();
+}

@@ -1,0 +1,86 @@
+/*
+ * patch.c: the one text-patching path. Kernel text is mapped read+execute
+ * only, so a write goes through a temporary writable alias of the same
+ * physical page (the fixmap slots of arch/riscv/mm/mmu.c), as Linux's
+ * patch_text_nosync does. Callers hold text_mutex.
+ *
+ * Within a batch (ftrace_init, stop_machine rounds) the alias of the
+ * last page stays mapped, so patching sites in address order maps each
+ * page once; patch_unmap() ends the batch.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "smp.h"
+#include "patch.h"
+#include "stop_machine.h"
+#include "asm/csr.h"
+#include "asm/sbi.h"
+
+DEFINE_MUTEX(text_mutex);
+
+static unsigned long mapped_page[2] = { ~0UL, ~0UL };
+
+static void *poke_addr(int slot, unsigned long addr)
+{
+	unsigned long page = addr & ~(PAGE_SIZE - 1);
+
+	if (mapped_page[slot] != page) {
+		fixmap_map(FIX_TEXT_POKE0 + slot, page);
+		mapped_page[slot] = page;
+	}
+	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) + (addr - page);
+}
+
+void patch_unmap(void)
+{
+	int slot;
+
+	for (slot = 0; slot < 2; slot++) {
+		if (mapped_page[slot] != ~0UL)
+			fixmap_clear(FIX_TEXT_POKE0 + slot);
+		mapped_page[slot] = ~0UL;
+	}
+}
+
+/*
+ * Write len bytes of instructions at addr, through the alias. A 4-byte
+ * aligned word is one store, which is what makes a site change atomic;
+ * a longer write may cross into the next page (second slot).
+ */
+int patch_insn_write(void *addr, const void *insns, size_t len)
+{
+	unsigned long a = (unsigned long)addr;
+	size_t first = min(len, PAGE_SIZE - (a & (PAGE_SIZE - 1)));
+
+	if (!kernel_text_addr(a) || !kernel_text_addr(a + len - 1))
+		return -EINVAL;
+	if (len == 4 && !(a & 3))
+		WRITE_ONCE(*(u32 *)poke_addr(0, a), *(const u32 *)insns);
+	else
+		memcpy(poke_addr(0, a), insns, first);
+	if (first < len)
+		memcpy(poke_addr(1, a + first), (const u8 *)insns + first,
+		       len - first);
+	return 0;
+}
+
+/*
+ * Make every hart fetch what was written: fence.i here, and SBI's remote
+ * fence.i elsewhere (stop_machine does its own on every hart instead).
+ */
+void flush_icache_all(void)
+{
+	local_flush_icache();
+	if (nr_cpus > 1 && !stop_machine_running())
+		sbi_remote_fence_i(online_hart_mask(), 0);
+}
+
+int patch_text_nosync(void *addr, const void *insns, size_t len)
+{
+	int ret = patch_insn_write(addr, insns, len);
+
+	patch_unmap();
+	flush_icache_all();
+	return ret;
+}

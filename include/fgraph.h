@@ -1,0 +1,66 @@
+/*
+ * fgraph.h: the function graph core (trace/fgraph.c): a per-task stack
+ * of hooked return addresses so both entry and return of a function
+ * are seen (seeds 003 and 004).
+ */
+#ifndef _FGRAPH_H
+#define _FGRAPH_H
+
+#include "kernel.h"
+#include "sched.h"
+
+#define FTRACE_RETFUNC_DEPTH	50
+
+/* One hooked call: where it really returns, and what entry saw. */
+struct ftrace_ret_stack {
+	unsigned long ret;
+	unsigned long func;
+	u64 calltime;
+	unsigned long fp;
+	unsigned long *retp;
+};
+
+struct ftrace_graph_ent {
+	unsigned long func;
+	int depth;
+};
+
+struct ftrace_graph_ret {
+	unsigned long func;
+	int depth;
+	unsigned long overrun;
+	u64 calltime;
+	u64 rettime;
+};
+
+typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *trace);
+typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *trace);
+
+struct fgraph_ops {
+	trace_func_graph_ent_t entryfunc;
+	trace_func_graph_ret_t retfunc;
+};
+
+int register_ftrace_graph(struct fgraph_ops *gops);
+void unregister_ftrace_graph(struct fgraph_ops *gops);
+int ftrace_push_return_trace(unsigned long ret, unsigned long func,
+			     unsigned long frame_pointer, unsigned long *retp);
+void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
+			     unsigned long *ret, unsigned long frame_pointer);
+int function_graph_enter(unsigned long ret, unsigned long func,
+			 unsigned long frame_pointer, unsigned long *retp);
+void ftrace_graph_stop(void);
+struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);
+unsigned long fgraph_unbalanced_returns(void);
+
+static inline void pause_graph_tracing(void)
+{
+	current->tracing_graph_pause++;
+}
+
+static inline void unpause_graph_tracing(void)
+{
+	current->tracing_graph_pause--;
+}
+
+#endif

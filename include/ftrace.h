@@ -1,0 +1,193 @@
+/*
+ * ftrace.h: the dynamic function tracer's interface (trace/ftrace.c,
+ * trace/ftrace_hash.c), with Linux's names: struct ftrace_ops and its
+ * flags, register/unregister, filter and notrace hashes, the per-site
+ * records (struct dyn_ftrace), the recursion guard, and the arch hooks
+ * of seed 004 (arch/riscv/kernel/ftrace.c).
+ */
+#ifndef _FTRACE_H
+#define _FTRACE_H
+
+#include "kernel.h"
+#include "sched.h"
+#include "asm/ftrace.h"
+
+struct ftrace_ops;
+/* A pt_regs when the ops asked for SAVE_REGS, else NULL. */
+struct ftrace_regs;
+
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+enum {
+	FTRACE_OPS_FL_ENABLED			= 1 << 0,
+	FTRACE_OPS_FL_SAVE_REGS			= 1 << 1,
+	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= 1 << 2,
+	FTRACE_OPS_FL_RECURSION			= 1 << 3,
+	FTRACE_OPS_FL_IPMODIFY			= 1 << 4,
+	FTRACE_OPS_FL_PERMANENT			= 1 << 5,
+	/* No RCU here: every callback already runs non-preemptible. */
+	FTRACE_OPS_FL_RCU			= 1 << 6,
+	FTRACE_OPS_FL_STUB			= 1 << 7,
+};
+
+/* One ip in a hash. */
+struct ftrace_func_entry {
+	struct ftrace_func_entry *next;
+	unsigned long ip;
+};
+
+/* A set of sites: open hashing on the ip. */
+struct ftrace_hash {
+	unsigned int size_bits;
+	unsigned long count;
+	struct ftrace_func_entry **buckets;
+};
+
+struct ftrace_ops_hash {
+	struct ftrace_hash *filter_hash;	/* empty: every function */
+	struct ftrace_hash *notrace_hash;	/* wins over the filter */
+};
+
+struct ftrace_ops {
+	ftrace_func_t func;
+	struct ftrace_ops *next;
+	unsigned long flags;
+	void *private;
+	const char *name;			/* for enabled_functions */
+	ftrace_func_t saved_func;		/* behind the RECURSION wrapper */
+	struct ftrace_ops_hash local_hash;
+	struct ftrace_ops_hash *func_hash;
+};
+
+/* A patchable site (16 bytes): its address and what wants it. */
+struct dyn_ftrace {
+	unsigned long ip;
+	unsigned long flags;
+	struct dyn_arch_ftrace arch;
+};
+
+/*
+ * rec->flags: the low bits count the ops that want the site; the high
+ * bits say what the site holds now and what kind of call it needs.
+ */
+#define FTRACE_FL_ENABLED	(1UL << 31)	/* site calls a trampoline */
+#define FTRACE_FL_REGS		(1UL << 30)	/* some ops wants pt_regs */
+#define FTRACE_FL_REGS_EN	(1UL << 29)	/* site calls regs_caller */
+#define FTRACE_FL_IPMODIFY	(1UL << 28)	/* an IPMODIFY ops owns it */
+#define FTRACE_FL_DISABLED	(1UL << 27)	/* failed to verify: never write */
+#define FTRACE_REF_MAX		((1UL << 27) - 1)
+#define ftrace_rec_count(rec)	((rec)->flags & FTRACE_REF_MAX)
+
+extern struct ftrace_ops *ftrace_ops_list;
+extern struct ftrace_ops ftrace_list_end;
+extern struct ftrace_ops *function_trace_op;
+extern ftrace_func_t ftrace_trace_function;
+extern int ftrace_enabled;
+extern struct mutex ftrace_lock;
+extern struct mutex text_mutex;
+
+void ftrace_init(void);
+int register_ftrace_function(struct ftrace_ops *ops);
+int unregister_ftrace_function(struct ftrace_ops *ops);
+int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,
+		      int reset);
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len,
+		       int reset);
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
+			 int remove, int reset);
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+bool ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip);
+int ftrace_enable_sysctl(int enable);
+void ftrace_free_ops_hashes(struct ftrace_ops *ops);
+int ftrace_startup_graph(struct ftrace_ops *ops, bool start);
+
+static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
+{
+	return (struct pt_regs *)fregs;
+}
+
+/* Records, for tracefs and the patchsite command. */
+struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip);
+int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
+			void *data);
+unsigned long ftrace_nr_records(void);
+unsigned long ftrace_nr_pages(void);
+unsigned long ftrace_update_time_insns(void);
+void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);
+extern void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
+
+/* Hashes (trace/ftrace_hash.c). */
+struct ftrace_hash *alloc_ftrace_hash(unsigned int size_bits);
+struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src);
+void free_ftrace_hash(struct ftrace_hash *hash);
+int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
+void ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip);
+bool ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
+			      unsigned long ip);
+int ftrace_hash_for_each(const struct ftrace_hash *hash,
+			 int (*fn)(unsigned long ip, void *data), void *data);
+static inline bool ftrace_hash_empty(const struct ftrace_hash *hash)
+{
+	return !hash || !hash->count;
+}
+/* Apply a glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`) to a hash. */
+int ftrace_match_records(struct ftrace_hash *hash, const char *glob,
+			 int len);
+
+/*
+ * Recursion protection, one bit per context (task, interrupt) in the
+ * current task: a callback that calls a traced function comes back here
+ * and is turned away instead of recursing. Unlike Linux's, it need not
+ * disable preemption: the trampoline already did.
+ */
+enum {
+	TRACE_CTX_NORMAL,
+	TRACE_CTX_IRQ,
+	TRACE_CTX_MAX,
+};
+
+static inline int ftrace_test_recursion_trylock(unsigned long ip,
+						unsigned long parent_ip)
+{
+	struct task *t = current;
+	int bit = (t->preempt_count & HARDIRQ_MASK) ? TRACE_CTX_IRQ :
+						      TRACE_CTX_NORMAL;
+
+	(void)ip;
+	(void)parent_ip;
+	if (t->trace_recursion & (1UL << bit))
+		return -1;
+	t->trace_recursion |= 1UL << bit;
+	barrier();
+	return bit;
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	barrier();
+	current->trace_recursion &= ~(1UL << bit);
+}
+
+/* The arch half (arch/riscv/kernel/ftrace.c). */
+int ftrace_dyn_arch_init(void);
+int ftrace_init_nop(struct dyn_ftrace *rec);
+int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr);
+int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr);
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr);
+int ftrace_update_ftrace_func(ftrace_func_t func);
+int ftrace_enable_ftrace_graph_caller(void);
+int ftrace_disable_ftrace_graph_caller(void);
+void ftrace_arch_code_modify_post_process(void);
+
+/* fgraph (trace/fgraph.c) hooks the trampolines call. */
+void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
+			   unsigned long frame_pointer, unsigned long *retp);
+unsigned long ftrace_return_to_handler(unsigned long frame_pointer);
+unsigned long ftrace_graph_ret_addr(struct task *task, unsigned long ret,
+				    unsigned long *retp);
+extern bool ftrace_graph_active;
+
+#endif

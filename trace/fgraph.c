@@ -1,0 +1,300 @@
+/*
+ * fgraph.c: the function graph core (seeds 003 and 004). At a traced
+ * function's entry, ftrace_graph_caller calls prepare_ftrace_return,
+ * which pushes the real return address on the current task's ret_stack
+ * and puts return_to_handler in its place; when the function returns
+ * there, ftrace_return_to_handler pops it, reports the return, and hands
+ * the real address back. Both optional checks of seed 004 are here: the
+ * frame pointer seen at entry must be the one seen at return, and each
+ * entry records where the return address lives (retp) so a backtrace
+ * through hooked frames can show the real callers.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "printk.h"
+#include "ftrace.h"
+#include "fgraph.h"
+#include "trace_clock.h"
+
+#define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
+
+bool ftrace_graph_active;
+static struct fgraph_ops *graph_ops_current;
+static unsigned long unbalanced;
+
+static void fgraph_stub(unsigned long ip, unsigned long parent_ip,
+			struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+}
+
+/* Its own ops, so the sites it needs are counted like anyone's. */
+static struct ftrace_ops graph_ops = {
+	.func = fgraph_stub,
+	.flags = FTRACE_OPS_FL_STUB,
+	.name = "fgraph",
+};
+
+int ftrace_push_return_trace(unsigned long ret, unsigned long func,
+			     unsigned long frame_pointer, unsigned long *retp)
+{
+	struct task *t = current;
+	struct ftrace_ret_stack *rs;
+	int index;
+
+	if (!t->ret_stack)
+		return -EBUSY;
+	if (t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH - 1) {
+		t->trace_overrun++;
+		return -EBUSY;
+	}
+	/* Claim the slot first: an interrupt may push above it meanwhile. */
+	index = ++t->curr_ret_stack;
+	barrier();
+	rs = &t->ret_stack[index];
+	rs->ret = ret;
+	rs->func = func;
+	rs->calltime = trace_clock_local();
+	rs->fp = frame_pointer;
+	rs->retp = retp;
+	return 0;
+}
+
+int function_graph_enter(unsigned long ret, unsigned long func,
+			 unsigned long frame_pointer, unsigned long *retp)
+{
+	struct ftrace_graph_ent trace = { func, ++current->curr_ret_depth };
+
+	if (ftrace_push_return_trace(ret, func, frame_pointer, retp))
+		goto out;
+	if (!graph_ops_current->entryfunc(&trace))
+		goto out_ret;
+	return 0;
+out_ret:
+	current->curr_ret_stack--;
+out:
+	current->curr_ret_depth--;
+	return -EBUSY;
+}
+
+void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
+			   unsigned long frame_pointer, unsigned long *retp)
+{
+	unsigned long old = *parent;
+
+	if (unlikely(!ftrace_graph_active || current->tracing_graph_pause))
+		return;
+	if (!function_graph_enter(old, self_addr, frame_pointer, retp))
+		*parent = (unsigned long)return_to_handler;
+}
+
+/*
+ * HAVE_FUNCTION_GRAPH_FP_TEST: the caller's frame pointer at return must
+ * be what it was at entry, or the stack was corrupted (or a compiler
+ * broke the frame chain). Nowhere safe to return to: panic, naming it.
+ */
+static void check_frame_pointer(struct ftrace_ret_stack *rs,
+				unsigned long frame_pointer)
+{
+	if (unlikely(rs->fp != frame_pointer)) {
+		ftrace_graph_stop();
+		panic("Bad frame pointer: expected %lx, received %lx\n"
+		      "  from func %ps return to %lx", rs->fp, frame_pointer,
+		      (void *)rs->func, rs->ret);
+	}
+}
+
+void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
+			     unsigned long *ret, unsigned long frame_pointer)
+{
+	struct task *t = current;
+	int index = t->curr_ret_stack;
+	struct ftrace_ret_stack *rs;
+
+	if (unlikely(index < 0 || !t->ret_stack)) {
+		unbalanced++;
+		panic("ftrace: return with an empty ret_stack in %s-%d",
+		      t->comm, t->pid);
+	}
+	rs = &t->ret_stack[index];
+	check_frame_pointer(rs, frame_pointer);
+	*ret = rs->ret;
+	trace->func = rs->func;
+	trace->calltime = rs->calltime;
+	trace->overrun = t->trace_overrun;
+	trace->depth = t->curr_ret_depth--;
+	barrier();
+}
+
+/* return_to_handler comes here for the real return address. */
+unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
+{
+	struct ftrace_graph_ret trace;
+	unsigned long ret;
+
+	ftrace_pop_return_trace(&trace, &ret, frame_pointer);
+	trace.rettime = trace_clock_local();
+	if (graph_ops_current)
+		graph_ops_current->retfunc(&trace);
+	/* Only now free the slot: the callback may itself be traced. */
+	barrier();
+	current->curr_ret_stack--;
+	return ret;
+}
+
+/*
+ * HAVE_FUNCTION_GRAPH_RET_ADDR_PTR: an unwinder that finds
+ * return_to_handler at retp asks here for the address it replaced.
+ */
+unsigned long ftrace_graph_ret_addr(struct task *task, unsigned long ret,
+				    unsigned long *retp)
+{
+	int i;
+
+	if (ret != (unsigned long)return_to_handler || !task->ret_stack)
+		return ret;
+	for (i = task->curr_ret_stack; i >= 0; i--)
+		if (task->ret_stack[i].retp == retp)
+			return task->ret_stack[i].ret;
+	return ret;
+}
+
+struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx)
+{
+	int index = t->curr_ret_stack - idx;
+
+	return t->ret_stack && index >= 0 ? &t->ret_stack[index] : NULL;
+}
+
+unsigned long fgraph_unbalanced_returns(void)
+{
+	return unbalanced;
+}
+
+/* ---- ret_stack per task ------------------------------------------------ */
+
+static void graph_init_task(struct task *t, struct ftrace_ret_stack *rs)
+{
+	t->curr_ret_stack = -1;
+	t->curr_ret_depth = -1;
+	t->trace_overrun = 0;
+	t->tracing_graph_pause = 0;
+	__atomic_store_n(&t->ret_stack, rs, __ATOMIC_RELEASE);
+}
+
+static void graph_on_create(struct task *t)
+{
+	struct ftrace_ret_stack *rs = kmalloc(RET_STACK_BYTES);
+
+	if (rs)
+		graph_init_task(t, rs);
+}
+
+static void graph_on_free(struct task *t)
+{
+	kfree(t->ret_stack);
+	t->ret_stack = NULL;
+}
+
+struct alloc_ctx {
+	struct ftrace_ret_stack **pool;
+	int used, size;
+};
+
+static int count_tasks(struct task *t, void *data)
+{
+	(void)t;
+	(*(int *)data)++;
+	return 0;
+}
+
+static int give_ret_stack(struct task *t, void *data)
+{
+	struct alloc_ctx *c = data;
+
+	if (!t->ret_stack && c->used < c->size)
+		graph_init_task(t, c->pool[c->used++]);
+	return 0;
+}
+
+/*
+ * Every task gets a ret_stack before any site can hook it. Allocate
+ * outside the task-list lock (kmalloc may not sleep under it), with a
+ * margin for tasks created meanwhile; those also get one from the hook.
+ */
+static int alloc_retstack_tasklist(void)
+{
+	struct alloc_ctx c = { 0 };
+	int n = 0, i;
+
+	for_each_task(count_tasks, &n);
+	c.size = n + 8;
+	c.pool = kzalloc(c.size * sizeof(*c.pool));
+	if (!c.pool)
+		return -ENOMEM;
+	for (i = 0; i < c.size; i++)
+		if (!(c.pool[i] = kmalloc(RET_STACK_BYTES)))
+			break;
+	c.size = i;
+	if (c.size < n + 8) {
+		for (i = 0; i < c.size; i++)
+			kfree(c.pool[i]);
+		kfree(c.pool);
+		return -ENOMEM;
+	}
+	for_each_task(give_ret_stack, &c);
+	for (i = c.used; i < c.size; i++)
+		kfree(c.pool[i]);
+	kfree(c.pool);
+	return 0;
+}
+
+static int drop_ret_stack(struct task *t, void *data)
+{
+	(void)data;
+	/* Still-hooked frames of sleeping tasks keep it until they return. */
+	if (t->curr_ret_stack < 0) {
+		kfree(t->ret_stack);
+		t->ret_stack = NULL;
+	}
+	return 0;
+}
+
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	int ret;
+
+	if (graph_ops_current)
+		return -EBUSY;
+	sched_register_task_hook(graph_on_create, graph_on_free);
+	ret = alloc_retstack_tasklist();
+	if (ret) {
+		sched_register_task_hook(NULL, graph_on_free);
+		return ret;
+	}
+	graph_ops_current = gops;
+	ftrace_graph_active = true;
+	ret = ftrace_startup_graph(&graph_ops, true);
+	if (ret) {
+		ftrace_graph_active = false;
+		graph_ops_current = NULL;
+	}
+	return ret;
+}
+
+void unregister_ftrace_graph(struct fgraph_ops *gops)
+{
+	if (graph_ops_current != gops)
+		return;
+	ftrace_graph_active = false;
+	ftrace_startup_graph(&graph_ops, false);
+	sched_register_task_hook(NULL, graph_on_free);
+	for_each_task(drop_ret_stack, NULL);
+}
+
+/* After a fatal inconsistency: hook nothing more. */
+void ftrace_graph_stop(void)
+{
+	ftrace_graph_active = false;
+}

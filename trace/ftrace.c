@@ -1,0 +1,874 @@
+/*
+ * ftrace.c: the core of dynamic ftrace (seeds 000, 001, 003).
+ *
+ *  - ftrace_init walks the record table the linker gathered, keeps one
+ *    struct dyn_ftrace per site, sorted by ip, and turns each site into
+ *    its disabled form (ftrace_init_nop).
+ *  - ftrace_ops are kept on ftrace_ops_list, ending in ftrace_list_end.
+ *    update_ftrace_function picks what ftrace_call calls: ftrace_stub,
+ *    the only ops' function directly, or ftrace_ops_list_func.
+ *  - Each ops has a filter and a notrace hash; __ftrace_hash_rec_update
+ *    counts per record how many ops want it, and a site is a call
+ *    exactly when that count is nonzero.
+ *  - ftrace_run_update_code takes text_mutex and runs
+ *    ftrace_modify_all_code under stop_machine, in the seeds' three
+ *    steps.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "printk.h"
+#include "kallsyms.h"
+#include "glob.h"
+#include "ftrace.h"
+#include "patch.h"
+#include "stop_machine.h"
+#include "asm/csr.h"
+
+#define FTRACE_UPDATE_CALLS		(1 << 0)
+#define FTRACE_UPDATE_TRACE_FUNC	(1 << 1)
+#define FTRACE_START_FUNC_RET		(1 << 2)
+#define FTRACE_STOP_FUNC_RET		(1 << 3)
+
+/* Recursion bits of the list function, apart from the callbacks' own. */
+#define TRACE_LIST_START	TRACE_CTX_MAX
+
+struct ftrace_page {
+	struct ftrace_page *next;
+	struct dyn_ftrace *records;
+	int index;			/* records used */
+};
+
+extern unsigned long __start_mcount_loc[], __stop_mcount_loc[];
+
+static void ftrace_stub_func(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+}
+
+DEFINE_MUTEX(ftrace_lock);
+struct ftrace_ops ftrace_list_end = {
+	.func = ftrace_stub_func,
+	.flags = FTRACE_OPS_FL_STUB,
+	.name = "ftrace_list_end",
+};
+struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
+struct ftrace_ops *function_trace_op = &ftrace_list_end;
+ftrace_func_t ftrace_trace_function = ftrace_stub_func;
+int ftrace_enabled = 1;
+void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
+
+static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
+static ftrace_func_t saved_ftrace_func = ftrace_stub_func;
+static struct dyn_ftrace *records;	/* all of them, sorted by ip */
+static unsigned long nr_records, nr_pages;
+static struct ftrace_page *ftrace_pages_start;
+static u64 init_insns;
+
+/* A hash that becomes an ops' filter or notrace hash inside stop_machine. */
+struct hash_swap {
+	struct ftrace_hash **dst;
+	struct ftrace_hash *hash;
+};
+
+struct ftrace_update {
+	int command;
+	struct hash_swap swap;
+};
+
+/* ---- records ---------------------------------------------------------- */
+
+static void ftrace_bug(int err, struct dyn_ftrace *rec)
+{
+	pr_err("ftrace: %s at %pS (%#lx): site holds %08x\n",
+	       err == -EINVAL ? "failed to verify" : "failed to patch",
+	       (void *)rec->ip, rec->ip, *(u32 *)rec->ip);
+	rec->flags |= FTRACE_FL_DISABLED;
+}
+
+/* Sort by ip; the linker's table is almost sorted, so this is linear. */
+static void sort_records(struct dyn_ftrace *r, unsigned long n)
+{
+	unsigned long i, j;
+
+	for (i = 1; i < n; i++) {
+		struct dyn_ftrace tmp = r[i];
+
+		for (j = i; j > 0 && r[j - 1].ip > tmp.ip; j--)
+			r[j] = r[j - 1];
+		r[j] = tmp;
+	}
+}
+
+/* Describe the array as Linux's list of ftrace_pages. */
+static void link_pages(void)
+{
+	unsigned long per_page = PAGE_SIZE / sizeof(struct dyn_ftrace), i;
+	struct ftrace_page **pp = &ftrace_pages_start;
+
+	for (i = 0; i < nr_records; i += per_page) {
+		struct ftrace_page *pg = kzalloc(sizeof(*pg));
+
+		if (!pg)
+			break;
+		pg->records = records + i;
+		pg->index = min(per_page, nr_records - i);
+		*pp = pg;
+		pp = &pg->next;
+	}
+}
+
+static void ftrace_process_locs(void)
+{
+	unsigned long *loc = __start_mcount_loc, i;
+
+	nr_records = __stop_mcount_loc - __start_mcount_loc;
+	nr_pages = ALIGN_UP(nr_records * sizeof(*records), PAGE_SIZE) /
+		   PAGE_SIZE;
+	records = alloc_pages(nr_pages);
+	if (!records)
+		panic("ftrace: no memory for %lu records", nr_records);
+	for (i = 0; i < nr_records; i++) {
+		records[i].ip = ftrace_call_adjust(loc[i]);
+		records[i].flags = 0;
+	}
+	sort_records(records, nr_records);
+	link_pages();
+}
+
+/* Turn every site into its disabled form (Linux's ftrace_update_code). */
+static void ftrace_update_code(void)
+{
+	unsigned long i;
+	int ret;
+
+	for (i = 0; i < nr_records; i++) {
+		ret = ftrace_init_nop(&records[i]);
+		if (ret)
+			ftrace_bug(ret, &records[i]);
+	}
+	patch_unmap();
+	flush_icache_all();
+}
+
+void ftrace_init(void)
+{
+	u64 start = rdinstret();
+
+	ftrace_process_locs();
+	if (ftrace_dyn_arch_init())
+		panic("ftrace: trampolines do not hold what they should");
+	mutex_lock(&text_mutex);
+	ftrace_update_code();
+	mutex_unlock(&text_mutex);
+	init_insns = rdinstret() - start;
+	printk("ftrace: allocating %lu entries in %lu pages\n", nr_records,
+	       nr_pages);
+}
+
+struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip)
+{
+	unsigned long lo = 0, hi = nr_records;
+
+	while (lo < hi) {
+		unsigned long mid = (lo + hi) / 2;
+
+		if (records[mid].ip == ip)
+			return &records[mid];
+		if (records[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
+			void *data)
+{
+	struct ftrace_page *pg;
+	int i, ret;
+
+	for (pg = ftrace_pages_start; pg; pg = pg->next)
+		for (i = 0; i < pg->index; i++)
+			if ((ret = fn(&pg->records[i], data)))
+				return ret;
+	return 0;
+}
+
+unsigned long ftrace_nr_records(void)
+{
+	return nr_records;
+}
+
+unsigned long ftrace_nr_pages(void)
+{
+	return nr_pages;
+}
+
+unsigned long ftrace_update_time_insns(void)
+{
+	return init_insns;
+}
+
+/* ---- which ops want which site ---------------------------------------- */
+
+static bool hash_contains(const struct ftrace_hash *filter,
+			  const struct ftrace_hash *notrace_hash, unsigned long ip)
+{
+	return (ftrace_hash_empty(filter) ||
+		ftrace_lookup_ip_in_hash(filter, ip)) &&
+	       !ftrace_lookup_ip_in_hash(notrace_hash, ip);
+}
+
+/* Does ops want a callback at ip? notrace wins; an empty filter is all. */
+bool ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	return hash_contains(READ_ONCE(h->filter_hash),
+			     READ_ONCE(h->notrace_hash), ip);
+}
+
+static bool ops_wants_regs(const struct ftrace_ops *ops)
+{
+	return ops->flags & FTRACE_OPS_FL_SAVE_REGS;
+}
+
+/* Is some other enabled ops with `flag` also on this site? */
+static bool other_ops_with(struct dyn_ftrace *rec, struct ftrace_ops *skip,
+			   unsigned long flag)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op != skip && (op->flags & flag) &&
+		    (op->flags & FTRACE_OPS_FL_ENABLED) &&
+		    ftrace_ops_test(op, rec->ip))
+			return true;
+	return false;
+}
+
+struct rec_update {
+	struct ftrace_ops *ops;
+	const struct ftrace_hash *filter, *notrace_hash;
+	bool inc;
+	bool changed;
+};
+
+static bool rec_wants_call(const struct dyn_ftrace *rec)
+{
+	return ftrace_enabled && ftrace_rec_count(rec) &&
+	       !(rec->flags & FTRACE_FL_DISABLED);
+}
+
+static bool rec_needs_update(const struct dyn_ftrace *rec)
+{
+	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
+
+	return want != on || (want && !!(rec->flags & FTRACE_FL_REGS) !=
+				      !!(rec->flags & FTRACE_FL_REGS_EN));
+}
+
+static void rec_update_one(struct dyn_ftrace *rec, struct rec_update *u)
+{
+	struct ftrace_ops *ops = u->ops;
+
+	if (u->inc) {
+		rec->flags++;
+		if (ops_wants_regs(ops))
+			rec->flags |= FTRACE_FL_REGS;
+		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+			rec->flags |= FTRACE_FL_IPMODIFY;
+	} else {
+		BUG_ON(!ftrace_rec_count(rec));
+		rec->flags--;
+		if (ops_wants_regs(ops) &&
+		    !other_ops_with(rec, ops, FTRACE_OPS_FL_SAVE_REGS))
+			rec->flags &= ~FTRACE_FL_REGS;
+		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+			rec->flags &= ~FTRACE_FL_IPMODIFY;
+	}
+	u->changed |= rec_needs_update(rec);
+}
+
+static int rec_update_all(struct dyn_ftrace *rec, void *data)
+{
+	struct rec_update *u = data;
+
+	if (hash_contains(u->filter, u->notrace_hash, rec->ip))
+		rec_update_one(rec, u);
+	return 0;
+}
+
+static int rec_update_ip(unsigned long ip, void *data)
+{
+	struct rec_update *u = data;
+	struct dyn_ftrace *rec = ftrace_lookup_ip(ip);
+
+	if (rec && !ftrace_lookup_ip_in_hash(u->notrace_hash, ip))
+		rec_update_one(rec, u);
+	return 0;
+}
+
+/*
+ * Count ops in (inc) or out of every record it wants under these hashes.
+ * With a filter, only its entries are visited (a few records instead of
+ * all of them). Returns whether some site must change.
+ */
+static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
+				     const struct ftrace_hash *filter,
+				     const struct ftrace_hash *notrace_hash,
+				     bool inc)
+{
+	struct rec_update u = { ops, filter, notrace_hash, inc, false };
+
+	if (ftrace_hash_empty(filter))
+		ftrace_for_each_rec(rec_update_all, &u);
+	else
+		ftrace_hash_for_each(filter, rec_update_ip, &u);
+	return u.changed;
+}
+
+static int ipmodify_conflict(unsigned long ip, void *data)
+{
+	struct ftrace_ops *ops = data;
+	struct dyn_ftrace *rec = ftrace_lookup_ip(ip);
+
+	return rec && (rec->flags & FTRACE_FL_IPMODIFY) &&
+	       !ftrace_lookup_ip_in_hash(ops->func_hash->notrace_hash, ip);
+}
+
+static int ipmodify_conflict_rec(struct dyn_ftrace *rec, void *data)
+{
+	return ipmodify_conflict(rec->ip, data);
+}
+
+/* Only one IPMODIFY ops may own a function (seed 001). */
+static int ftrace_hash_ipmodify_check(struct ftrace_ops *ops,
+				      const struct ftrace_hash *filter)
+{
+	int busy;
+
+	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
+		return 0;
+	if (ftrace_hash_empty(filter))
+		busy = ftrace_for_each_rec(ipmodify_conflict_rec, ops);
+	else
+		busy = ftrace_hash_for_each(filter, ipmodify_conflict, ops);
+	return busy ? -EBUSY : 0;
+}
+
+/* ---- the ops list and what ftrace_call calls -------------------------- */
+
+/*
+ * ftrace_ops_list_func: more than one ops is registered, so each must be
+ * asked whether it wants this ip. Its own recursion bits keep callbacks'
+ * bits free for the callbacks' own checks.
+ */
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *ignored, struct ftrace_regs *fregs)
+{
+	struct task *t = current;
+	int bit = TRACE_LIST_START + ((t->preempt_count & HARDIRQ_MASK) ?
+				      TRACE_CTX_IRQ : TRACE_CTX_NORMAL);
+	struct ftrace_ops *op;
+
+	(void)ignored;
+	if (t->trace_recursion & (1UL << bit))
+		return;
+	t->trace_recursion |= 1UL << bit;
+	for (op = READ_ONCE(ftrace_ops_list); op != &ftrace_list_end;
+	     op = READ_ONCE(op->next)) {
+		if (op->flags & FTRACE_OPS_FL_STUB)
+			continue;
+		if ((op->flags & FTRACE_OPS_FL_SAVE_REGS) && !fregs)
+			continue;
+		if (ftrace_ops_test(op, ip))
+			op->func(ip, parent_ip, op, fregs);
+	}
+	t->trace_recursion &= ~(1UL << bit);
+}
+
+/* The wrapper for ops that asked the core for recursion protection. */
+static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op,
+				   struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	op->saved_func(ip, parent_ip, op, fregs);
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void update_ftrace_function(void)
+{
+	struct ftrace_ops *first = ftrace_ops_list;
+	ftrace_func_t func;
+
+	set_function_trace_op = first;
+	if (!ftrace_enabled || first == &ftrace_list_end) {
+		func = ftrace_stub_func;
+	} else if (first->next == &ftrace_list_end) {
+		func = first->func;
+	} else {
+		func = ftrace_ops_list_func;
+		set_function_trace_op = &ftrace_list_end;
+	}
+	ftrace_trace_function = func;
+}
+
+static void add_ftrace_ops(struct ftrace_ops *ops)
+{
+	ops->next = ftrace_ops_list;
+	WRITE_ONCE(ftrace_ops_list, ops);
+}
+
+static void remove_ftrace_ops(struct ftrace_ops *ops)
+{
+	struct ftrace_ops **p;
+
+	for (p = &ftrace_ops_list; *p != &ftrace_list_end; p = &(*p)->next) {
+		if (*p == ops) {
+			WRITE_ONCE(*p, ops->next);
+			return;
+		}
+	}
+}
+
+/* ---- patching ---------------------------------------------------------- */
+
+static int rec_target(const struct dyn_ftrace *rec, unsigned long flag)
+{
+	return (rec->flags & flag) ? (unsigned long)ftrace_regs_caller :
+				     (unsigned long)ftrace_caller;
+}
+
+static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
+{
+	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
+	unsigned long cur = rec_target(rec, FTRACE_FL_REGS_EN);
+	unsigned long next = rec_target(rec, FTRACE_FL_REGS);
+	int ret = 0;
+
+	(void)unused;
+	if (rec->flags & FTRACE_FL_DISABLED)
+		return 0;
+	if (want && !on)
+		ret = ftrace_make_call(rec, next);
+	else if (!want && on)
+		ret = ftrace_make_nop(rec, cur);
+	else if (want && cur != next)
+		ret = ftrace_modify_call(rec, cur, next);
+	if (ret) {
+		ftrace_bug(ret, rec);
+		return 0;
+	}
+	rec->flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN);
+	if (want)
+		rec->flags |= FTRACE_FL_ENABLED |
+			      ((rec->flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0);
+	return 0;
+}
+
+static void ftrace_replace_code(void)
+{
+	ftrace_for_each_rec(__ftrace_replace_code, NULL);
+}
+
+static void check_arch(int ret, const char *what)
+{
+	if (ret)
+		panic("ftrace: cannot patch %s (%d)", what, ret);
+}
+
+/*
+ * The seeds' three steps. First ftrace_call goes to the list function,
+ * which tests every ops' hashes per ip; only then do sites change (and a
+ * new filter takes effect); only then does ftrace_call go to the final
+ * function. So no callback ever sees an ip outside its filter, at any
+ * point of the update.
+ */
+static void ftrace_modify_all_code(struct ftrace_update *u)
+{
+	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
+
+	if (update)
+		check_arch(ftrace_update_ftrace_func(ftrace_ops_list_func),
+			   "ftrace_call");
+	if (u->swap.dst)
+		WRITE_ONCE(*u->swap.dst, u->swap.hash);
+	if (u->command & FTRACE_UPDATE_CALLS)
+		ftrace_replace_code();
+	if (update && ftrace_trace_function != ftrace_ops_list_func) {
+		WRITE_ONCE(function_trace_op, set_function_trace_op);
+		check_arch(ftrace_update_ftrace_func(ftrace_trace_function),
+			   "ftrace_call");
+	}
+	if (update)
+		saved_ftrace_func = ftrace_trace_function;
+	if (u->command & FTRACE_START_FUNC_RET)
+		check_arch(ftrace_enable_ftrace_graph_caller(),
+			   "ftrace_graph_call");
+	else if (u->command & FTRACE_STOP_FUNC_RET)
+		check_arch(ftrace_disable_ftrace_graph_caller(),
+			   "ftrace_graph_call");
+}
+
+static int __ftrace_modify_code(void *data)
+{
+	ftrace_modify_all_code(data);
+	return 0;
+}
+
+/*
+ * Under text_mutex and with every other hart stopped. A stop_machine
+ * round also waits out every CPU still inside a callback, which is what
+ * unregister_ftrace_function promises, so it runs even with no command.
+ */
+static void ftrace_run_update_code(struct ftrace_update *u)
+{
+	mutex_lock(&text_mutex);
+	stop_machine(__ftrace_modify_code, u);
+	ftrace_arch_code_modify_post_process();
+	mutex_unlock(&text_mutex);
+}
+
+static int trace_func_command(void)
+{
+	return ftrace_trace_function != saved_ftrace_func ?
+	       FTRACE_UPDATE_TRACE_FUNC : 0;
+}
+
+/* ---- register / unregister -------------------------------------------- */
+
+static void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	if (!ops->func_hash)
+		ops->func_hash = &ops->local_hash;
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	if ((ops->flags & FTRACE_OPS_FL_RECURSION) &&
+	    ops->func != ftrace_ops_assist_func) {
+		ops->saved_func = ops->func;
+		ops->func = ftrace_ops_assist_func;
+	}
+}
+
+static int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	struct ftrace_update u = { 0 };
+	struct ftrace_ops_hash *h;
+	int ret;
+
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		return -EBUSY;
+	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
+		return -EBUSY;
+	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	    !(ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
+			    FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)))
+		return -EINVAL;
+	ftrace_ops_init(ops);
+	h = ops->func_hash;
+	ret = ftrace_hash_ipmodify_check(ops, h->filter_hash);
+	if (ret)
+		return ret;
+	add_ftrace_ops(ops);
+	ops->flags |= FTRACE_OPS_FL_ENABLED;
+	update_ftrace_function();
+	if (__ftrace_hash_rec_update(ops, h->filter_hash, h->notrace_hash,
+				     true))
+		command |= FTRACE_UPDATE_CALLS;
+	u.command = command | trace_func_command();
+	ftrace_run_update_code(&u);
+	return 0;
+}
+
+static int ftrace_shutdown(struct ftrace_ops *ops, int command)
+{
+	struct ftrace_update u = { 0 };
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EINVAL;
+	remove_ftrace_ops(ops);
+	update_ftrace_function();
+	if (__ftrace_hash_rec_update(ops, h->filter_hash, h->notrace_hash,
+				     false))
+		command |= FTRACE_UPDATE_CALLS;
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+	u.command = command | trace_func_command();
+	ftrace_run_update_code(&u);
+	return 0;
+}
+
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_startup(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* When this returns, no CPU is in ops->func nor will enter it again. */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_shutdown(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* For fgraph: an ops plus the graph-caller patch in one update. */
+int ftrace_startup_graph(struct ftrace_ops *ops, bool start)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	if (start)
+		ret = ftrace_startup(ops, FTRACE_START_FUNC_RET);
+	else
+		ret = ftrace_shutdown(ops, FTRACE_STOP_FUNC_RET);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+void ftrace_free_ops_hashes(struct ftrace_ops *ops)
+{
+	struct ftrace_ops_hash *h = ops->func_hash ? ops->func_hash :
+						      &ops->local_hash;
+
+	free_ftrace_hash(h->filter_hash);
+	free_ftrace_hash(h->notrace_hash);
+	h->filter_hash = NULL;
+	h->notrace_hash = NULL;
+}
+
+/* ---- filters ----------------------------------------------------------- */
+
+struct match_ctx {
+	struct ftrace_glob g;
+	bool remove;
+	int found;
+};
+
+/* A glob names functions; the records at their entries are the sites. */
+static int collect_matches(struct ftrace_hash *hash, struct match_ctx *m)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_records; i++) {
+		const char *name = kallsyms_lookup(records[i].ip, NULL, NULL);
+
+		if (!name || !ftrace_match(name, &m->g))
+			continue;
+		m->found++;
+		if (m->remove)
+			ftrace_hash_remove(hash, records[i].ip);
+		else if (ftrace_hash_add(hash, records[i].ip))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Apply one glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`, ...) to hash.
+ * Returns how many functions matched, -EINVAL if none, -ENOMEM.
+ */
+int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
+{
+	char buf[KSYM_NAME_LEN];
+	struct match_ctx m = { 0 };
+	char *search;
+	int not = 0, ret;
+
+	if (len <= 0 || len >= (int)sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, glob, len);
+	buf[len] = 0;
+	m.g.type = filter_parse_regex(buf, len, &search, &not);
+	m.g.search = search;
+	m.g.len = strlen(search);
+	m.remove = not;
+	if (!m.g.len)
+		return -EINVAL;
+	ret = collect_matches(hash, &m);
+	if (ret)
+		return ret;
+	return m.found ? m.found : -EINVAL;
+}
+
+/*
+ * Install a new filter or notrace hash on ops. A registered ops gets it
+ * inside the stop_machine of the site update, after ftrace_call has gone
+ * to the list function: the old sites and the new hash never meet.
+ */
+static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
+					   struct ftrace_hash **dst,
+					   struct ftrace_hash *hash,
+					   bool filter)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+	struct ftrace_hash *old = *dst;
+	struct ftrace_update u = { 0 };
+	int ret;
+
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
+		*dst = hash;
+		free_ftrace_hash(old);
+		return 0;
+	}
+	if (filter) {
+		ret = ftrace_hash_ipmodify_check(ops, hash);
+		if (ret)
+			return ret;
+	}
+	__ftrace_hash_rec_update(ops, h->filter_hash, h->notrace_hash, false);
+	__ftrace_hash_rec_update(ops, filter ? hash : h->filter_hash,
+				 filter ? h->notrace_hash : hash, true);
+	u.command = FTRACE_UPDATE_CALLS;
+	if (ftrace_trace_function != ftrace_ops_list_func)
+		u.command |= FTRACE_UPDATE_TRACE_FUNC;
+	u.swap.dst = dst;
+	u.swap.hash = hash;
+	ftrace_run_update_code(&u);
+	free_ftrace_hash(old);
+	return 0;
+}
+
+static int ftrace_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
+			   bool filter)
+{
+	struct ftrace_hash **dst;
+	int ret;
+
+	ftrace_ops_init(ops);
+	dst = filter ? &ops->func_hash->filter_hash :
+		       &ops->func_hash->notrace_hash;
+	ret = ftrace_hash_move_and_update_ops(ops, dst, hash, filter);
+	if (ret)
+		free_ftrace_hash(hash);
+	return ret;
+}
+
+/* Start from the current hash, or from nothing when reset. */
+static struct ftrace_hash *start_hash(struct ftrace_ops *ops, bool filter,
+				      int reset)
+{
+	struct ftrace_ops_hash *h;
+
+	ftrace_ops_init(ops);
+	h = ops->func_hash;
+	if (reset)
+		return alloc_ftrace_hash(4);
+	return ftrace_hash_copy(filter ? h->filter_hash : h->notrace_hash);
+}
+
+static int ftrace_set_regex(struct ftrace_ops *ops, const char *buf, int len,
+			    int reset, bool filter)
+{
+	struct ftrace_hash *hash;
+	int ret = 0;
+
+	mutex_lock(&ftrace_lock);
+	hash = start_hash(ops, filter, reset);
+	if (!hash) {
+		ret = -ENOMEM;
+	} else if (buf && len > 0) {
+		ret = ftrace_match_records(hash, buf, len);
+		if (ret < 0)
+			free_ftrace_hash(hash);
+	}
+	if (ret >= 0)
+		ret = ftrace_set_hash(ops, hash, filter);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,
+		      int reset)
+{
+	return ftrace_set_regex(ops, buf, len, reset, true);
+}
+
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len,
+		       int reset)
+{
+	return ftrace_set_regex(ops, buf, len, reset, false);
+}
+
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
+			 int remove, int reset)
+{
+	struct ftrace_hash *hash;
+	int ret = 0;
+
+	if (!ftrace_lookup_ip(ip))
+		return -ENOENT;
+	mutex_lock(&ftrace_lock);
+	hash = start_hash(ops, true, reset);
+	if (!hash)
+		ret = -ENOMEM;
+	else if (remove)
+		ftrace_hash_remove(hash, ip);
+	else
+		ret = ftrace_hash_add(hash, ip);
+	if (!ret)
+		ret = ftrace_set_hash(ops, hash, true);
+	else
+		free_ftrace_hash(hash);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* ---- /proc/sys/kernel/ftrace_enabled ----------------------------------- */
+
+static bool permanent_ops_registered(void)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op->flags & FTRACE_OPS_FL_PERMANENT)
+			return true;
+	return false;
+}
+
+int ftrace_enable_sysctl(int enable)
+{
+	struct ftrace_update u = { 0 };
+
+	mutex_lock(&ftrace_lock);
+	if (!enable && permanent_ops_registered()) {
+		mutex_unlock(&ftrace_lock);
+		return -EBUSY;
+	}
+	if (ftrace_enabled != !!enable) {
+		ftrace_enabled = !!enable;
+		update_ftrace_function();
+		u.command = FTRACE_UPDATE_CALLS | trace_func_command();
+		ftrace_run_update_code(&u);
+	}
+	mutex_unlock(&ftrace_lock);
+	return 0;
+}
+
+/* The names of the ops that want rec, for enabled_functions. */
+void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size)
+{
+	struct ftrace_ops *op;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (ftrace_ops_test(op, rec->ip))
+			n += scnprintf(buf + n, size - n, "%s%s", n ? "," : "",
+				       op->name ? op->name : "?");
+}

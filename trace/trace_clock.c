@@ -1,0 +1,43 @@
+/*
+ * trace_clock.c: timestamps for trace events. `local` reads the hart's
+ * time CSR (all harts share one timebase on QEMU virt, so it is also
+ * monotonic across them); `global` additionally never goes backwards
+ * as seen by any reader; `counter` just counts; `instret` counts retired
+ * instructions, which under QEMU's -icount makes a trace reproducible
+ * byte for byte.
+ */
+#include "kernel.h"
+#include "time.h"
+#include "trace_clock.h"
+#include "asm/csr.h"
+
+static u64 global_last;
+static u64 counter;
+
+u64 trace_clock_local(void)
+{
+	return ktime_get_ns();
+}
+
+u64 trace_clock_global(void)
+{
+	u64 now = ktime_get_ns(), last = __atomic_load_n(&global_last,
+							  __ATOMIC_RELAXED);
+
+	while (now > last && !__atomic_compare_exchange_n(&global_last, &last,
+							  now, false,
+							  __ATOMIC_RELAXED,
+							  __ATOMIC_RELAXED))
+		;
+	return now > last ? now : last;
+}
+
+u64 trace_clock_counter(void)
+{
+	return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+}
+
+u64 trace_clock_instret(void)
+{
+	return rdinstret();
+}
