@@ -38,7 +38,7 @@ APPEND	?=
 ARCH_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
 	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
-	   -falign-functions=4 -Wall -Wextra -Werror -std=gnu11 \
+	   -falign-functions=4 -fno-ipa-icf -Wall -Wextra -Werror -std=gnu11 \
 	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
 	   -DFTRACE_MODE_$(FTRACE)
 ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \

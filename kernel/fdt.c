@@ -151,7 +151,7 @@ static int walk(const u8 *blob, const struct fdt_header *h,
 			const char *name = strings + nameoff;
 
 			prop(&stack[depth], name, p + 8, len);
-			if (depth == 1 && !strcmp(stack[1].name, "chosen"))
+			if (depth == 2 && !strcmp(stack[2].name, "chosen"))
 				chosen_prop(bi, name, (const char *)p + 8);
 			if (!strcmp(name, "timebase-frequency") && len == 4)
 				bi->timebase = be32(p + 8);

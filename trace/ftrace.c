@@ -441,7 +441,8 @@ static void remove_ftrace_ops(struct ftrace_ops *ops)
 
 /* ---- patching ---------------------------------------------------------- */
 
-static int rec_target(const struct dyn_ftrace *rec, unsigned long flag)
+static unsigned long rec_target(const struct dyn_ftrace *rec,
+				unsigned long flag)
 {
 	return (rec->flags & flag) ? (unsigned long)ftrace_regs_caller :
 				     (unsigned long)ftrace_caller;

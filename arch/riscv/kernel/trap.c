@@ -12,6 +12,7 @@
 #include "asm/csr.h"
 #include "asm/ptrace.h"
 #include "mm.h"
+#include "asm/ftrace.h"
 
 static const char *const exc_names[] = {
 	[EXC_INST_MISALIGNED] = "Instruction address misaligned",
@@ -105,7 +106,7 @@ void handle_trap(struct pt_regs *regs)
 	handle_interrupt(cause & ~CAUSE_IRQ);
 	/* Preempt on the way out if the interrupted code allowed it. */
 	if (this_cpu()->need_resched && (regs->status & SSTATUS_SPIE) &&
-	    current->preempt_count == 0)
+	    current->preempt_count == 0 && !in_ftrace_trampoline(regs->epc))
 		schedule();
 }
 

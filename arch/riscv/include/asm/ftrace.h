@@ -31,6 +31,7 @@
 #include "types.h"
 
 extern void _mcount(void);
+extern char __ftrace_tramp_text_start[], __ftrace_tramp_text_end[];
 extern char ftrace_caller[], ftrace_regs_caller[];
 extern char ftrace_call[], ftrace_regs_call[];
 extern char ftrace_graph_call[], ftrace_graph_regs_call[];
@@ -44,6 +45,18 @@ extern void return_to_handler(void);
 /* No extra state per record: the site's address says it all. */
 struct dyn_arch_ftrace {
 };
+
+/*
+ * A task is never preempted inside a trampoline: it may have passed a
+ * site that the update it would wait for turns off, and must not then
+ * call back for it. From the trampoline's PREEMPT_DISABLE on, the
+ * preempt count covers the callback too.
+ */
+static inline bool in_ftrace_trampoline(unsigned long pc)
+{
+	return pc >= (unsigned long)__ftrace_tramp_text_start &&
+	       pc < (unsigned long)__ftrace_tramp_text_end;
+}
 
 /* The record table holds each site's address already. */
 static inline unsigned long ftrace_call_adjust(unsigned long addr)

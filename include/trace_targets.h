@@ -1,0 +1,17 @@
+/*
+ * trace_targets.h: small traced functions (kernel/trace_targets.c) that
+ * the ftrace selftests, `bench` and the livepatch demo call and patch.
+ */
+#ifndef _TRACE_TARGETS_H
+#define _TRACE_TARGETS_H
+
+long ftrace_test_target1(long a);
+long ftrace_test_target2(long a);
+long ftrace_test_target3(long a);
+long ftrace_test_args(long a0, long a1, long a2, long a3, long a4, long a5,
+		      long a6, long a7);
+long ftrace_test_redirected(long a);
+long ftrace_test_replacement(long a);
+long bench_target(long a);
+
+#endif
