@@ -11,6 +11,7 @@
 #include "time.h"
 #include "kallsyms.h"
 #include "mm.h"
+#include "ftrace.h"
 #include "asm/csr.h"
 
 #define LOG_SIZE	(64 * 1024)
@@ -71,6 +72,23 @@ int printk(const char *fmt, ...)
 	return (int)n;
 }
 
+/*
+ * A return address names the call before it: look up ra - 1, so a call
+ * that is a function's last instruction (to a noreturn function) is not
+ * taken for the start of the next one (Linux's %pB).
+ */
+static void print_return_address(unsigned long ra)
+{
+	unsigned long size, off;
+	const char *name = kallsyms_lookup(ra - 1, &size, &off);
+
+	if (name)
+		console_printf("[<%016lx>] %s+0x%lx/0x%lx\n", ra, name, off + 1,
+			       size);
+	else
+		console_printf("[<%016lx>] 0x%lx\n", ra, ra);
+}
+
 /* Walk s0 frame records: ra at fp-8, the caller's fp at fp-16. */
 void dump_backtrace(unsigned long fp, unsigned long pc)
 {
@@ -85,7 +103,8 @@ void dump_backtrace(unsigned long fp, unsigned long pc)
 			break;
 		ra = ((unsigned long *)fp)[-1];
 		next = ((unsigned long *)fp)[-2];
-		console_printf("[<%016lx>] %pS\n", ra, (void *)ra);
+		ra = ftrace_graph_ret_addr(current, ra, (unsigned long *)fp - 1);
+		print_return_address(ra);
 		if (next <= fp)
 			break;
 		fp = next;
