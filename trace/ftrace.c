@@ -167,21 +167,45 @@ void ftrace_init(void)
 	       nr_pages);
 }
 
+static unsigned long rec_lower_bound(unsigned long ip);
+
 struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip)
+{
+	unsigned long i = rec_lower_bound(ip);
+
+	return i < nr_records && records[i].ip == ip ? &records[i] : NULL;
+}
+
+/* The first record at or after ip (nr_records if none). */
+static unsigned long rec_lower_bound(unsigned long ip)
 {
 	unsigned long lo = 0, hi = nr_records;
 
 	while (lo < hi) {
 		unsigned long mid = (lo + hi) / 2;
 
-		if (records[mid].ip == ip)
-			return &records[mid];
 		if (records[mid].ip < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return lo;
+}
+
+/*
+ * Linux's ftrace_location: the site of the function containing ip, or 0.
+ * With patchable entries that is the function's first byte; with -pg
+ * the `_mcount` call after its prologue.
+ */
+unsigned long ftrace_location(unsigned long ip)
+{
+	unsigned long size, off, i;
+
+	if (!kallsyms_lookup(ip, &size, &off))
+		return 0;
+	i = rec_lower_bound(ip - off);
+	return i < nr_records && records[i].ip < ip - off + size ?
+	       records[i].ip : 0;
 }
 
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
