@@ -1,8 +1,8 @@
 /*
  * string.h: the freestanding string and memory functions of lib/string.c.
  */
-#ifndef _STRING_H
-#define _STRING_H
+#ifndef _RVF_STRING_H
+#define _RVF_STRING_H
 
 #include "types.h"
 
@@ -19,7 +19,8 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #else
-#include <string.h>
+/* -Iinclude makes <string.h> this file: reach past it to the host's. */
+#include_next <string.h>
 #endif
 size_t strlcpy(char *d, const char *s, size_t n);
 size_t strlcat(char *d, const char *s, size_t n);
