@@ -14,7 +14,8 @@ missing() {
 	local tool
 
 	for tool in "${CROSS:-riscv64-unknown-elf-}gcc" \
-		    "${QEMU:-qemu-system-riscv64}" python3 "${HOSTCC:-cc}" make; do
+		    "${QEMU:-qemu-system-riscv64}" "${HOSTCC:-cc}" python3 make
+	do
 		command -v "$tool" >/dev/null 2>&1 || echo "$tool"
 	done
 	[ -e "$FIRMWARE" ] || echo "$FIRMWARE"
