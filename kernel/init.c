@@ -10,9 +10,11 @@
 #include "sched.h"
 #include "selftest.h"
 #include "shell.h"
+#include "vfs.h"
 
 void early_initcalls(void)
 {
+	vfs_init();
 }
 
 static void selftest_thread(void *arg)
