@@ -124,8 +124,9 @@ deps:
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
+# -iquote: "string.h" is include/string.h, <string.h> the host's own.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
-	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host
+	       -iquote include -Iarch/riscv/include -Itrace -Itests/host
 
 $(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h)
 	@mkdir -p $(dir $@)

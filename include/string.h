@@ -1,8 +1,10 @@
 /*
  * string.h: the freestanding string and memory functions of lib/string.c.
+ * Host tests get the standard ones from libc's <string.h>, whose include
+ * guard is _STRING_H: hence this one's name.
  */
-#ifndef _STRING_H
-#define _STRING_H
+#ifndef _KERNEL_STRING_H
+#define _KERNEL_STRING_H
 
 #include "types.h"
 

@@ -184,6 +184,7 @@ const char *strerror_text(int err)
 		{ ENOTDIR, "Not a directory" },
 		{ EISDIR, "Is a directory" },
 		{ EINVAL, "Invalid argument" },
+		{ ENFILE, "Too many open files in system" },
 		{ ENOSPC, "No space left on device" },
 		{ ESPIPE, "Illegal seek" },
 		{ EROFS, "Read-only file system" },

@@ -18,14 +18,15 @@ struct host_test {
 static struct host_test host_tests[MAX_HOST_TESTS];
 static int host_ntests;
 
-#define TEST(name)							\
-	static void test_##name(int *failed);				\
-	__attribute__((constructor)) static void reg_##name(void)	\
+/* Not TEST(name): the parameter would also replace the .name member. */
+#define TEST(tname)							\
+	static void test_##tname(int *failed);				\
+	__attribute__((constructor)) static void reg_##tname(void)	\
 	{								\
-		host_tests[host_ntests].name = #name;			\
-		host_tests[host_ntests++].fn = test_##name;		\
+		host_tests[host_ntests].name = #tname;			\
+		host_tests[host_ntests++].fn = test_##tname;		\
 	}								\
-	static void test_##name(int *failed)
+	static void test_##tname(int *failed)
 
 #define EXPECT(cond) do {						\
 	if (!(cond)) {							\
