@@ -25,6 +25,7 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(const void *p);
 size_t kmalloc_bytes_in_use(void);
+unsigned long kmalloc_slab_pages(void);
 
 /* Fault injection (make FAULT=1): fail every Nth allocation. */
 void mm_fail_every(unsigned long n);

@@ -28,6 +28,7 @@ struct free_block {
 static struct free_block *free_list[NCLASSES];
 static DEFINE_SPINLOCK(km_lock);
 static size_t bytes_in_use;
+static unsigned long slab_pages;	/* cut into blocks, never given back */
 
 static int size_class(size_t size)
 {
@@ -46,6 +47,7 @@ static bool refill(int shift)
 
 	if (!page)
 		return false;
+	slab_pages++;
 	for (off = 0; off + sz <= PAGE_SIZE; off += sz) {
 		struct free_block *b = (void *)(page + off);
 
@@ -126,4 +128,9 @@ void kfree(const void *p)
 size_t kmalloc_bytes_in_use(void)
 {
 	return bytes_in_use;
+}
+
+unsigned long kmalloc_slab_pages(void)
+{
+	return slab_pages;
 }
