@@ -86,6 +86,7 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 void *private);
 int vfs_remove(struct inode *inode);
 int vfs_path(struct inode *inode, char *buf, size_t size);
+/* fn runs under the tree's spinlock: it must not sleep. */
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data);
 

@@ -143,30 +143,52 @@ static void list_dir(struct shell_out *out, struct inode *dir,
 	name_list_free(&names);
 }
 
-static int ls_path(struct shell_out *out, const char *path, bool long_format,
-		   bool header)
+/* As GNU ls: the files named come first, then each directory named. */
+static int ls_files(struct shell_out *out, int argc, char **argv,
+		    bool long_format, bool *printed)
 {
 	struct inode *inode;
-	int err = vfs_walk(shell_cwd(), path, &inode);
+	int i, err, status = 0;
 
-	if (err) {
-		sh_err("ls: cannot access '%s': %s\n", path, strerror_text(err));
-		return 2;
+	for (i = 0; i < argc; i++) {
+		err = vfs_walk(shell_cwd(), argv[i], &inode);
+		if (err) {
+			sh_err("ls: cannot access '%s': %s\n", argv[i],
+			       strerror_text(err));
+			status = 2;
+		} else if (!S_ISDIR(inode->mode)) {
+			print_entry(out, inode, argv[i], long_format);
+			*printed = true;
+		}
 	}
-	if (!S_ISDIR(inode->mode)) {
-		print_entry(out, inode, path, long_format);
-		return 0;
+	return status;
+}
+
+/* With several names, each directory gets a "name:" header. */
+static void ls_dirs(struct shell_out *out, int argc, char **argv,
+		    bool long_format, bool printed)
+{
+	struct inode *inode;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (vfs_walk(shell_cwd(), argv[i], &inode) ||
+		    !S_ISDIR(inode->mode))
+			continue;
+		if (printed)
+			sh_puts(out, "\n");
+		if (argc > 1)
+			sh_printf(out, "%s:\n", argv[i]);
+		list_dir(out, inode, long_format);
+		printed = true;
 	}
-	if (header)
-		sh_printf(out, "%s:\n", path);
-	list_dir(out, inode, long_format);
-	return 0;
 }
 
 static int cmd_ls(struct shell_out *out, int argc, char **argv)
 {
-	bool long_format = false;
-	int i, first = 1, status = 0;
+	static char *here[] = { "." };
+	bool long_format = false, printed = false;
+	int first = 1, status;
 
 	for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
 		if (strcmp(argv[first], "-l")) {
@@ -175,13 +197,14 @@ static int cmd_ls(struct shell_out *out, int argc, char **argv)
 		}
 		long_format = true;
 	}
-	if (first == argc)
-		return ls_path(out, ".", long_format, false);
-	for (i = first; i < argc; i++) {
-		if (i > first)
-			sh_puts(out, "\n");
-		status |= ls_path(out, argv[i], long_format, argc - first > 1);
+	argc -= first;
+	argv += first;
+	if (!argc) {
+		argc = 1;
+		argv = here;
 	}
+	status = ls_files(out, argc, argv, long_format, &printed);
+	ls_dirs(out, argc, argv, long_format, printed);
 	return status;
 }
 SHELL_COMMAND("ls", cmd_ls, "[-l] [PATH...]: list directories (-l: mode and size)");

@@ -55,7 +55,9 @@ static int start_and_wait(struct job *job)
 /* A Ctrl-C that stopped the workload also reaches the shell. */
 static int cmd_run(struct shell_out *out, int argc, char **argv)
 {
-	struct job job = { NULL, out, argc - 1, argv + 1, current, 0, false };
+	struct job job = {
+		.out = out, .argc = argc - 1, .argv = argv + 1, .shell = current,
+	};
 	int err;
 
 	if (argc < 2) {

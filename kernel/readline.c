@@ -148,7 +148,7 @@ static bool handle_escape(struct line_editor *le, int c)
 {
 	if (le->esc == ESC_START) {
 		le->esc = (c == '[' || c == 'O') ? ESC_SEQ : ESC_NONE;
-		return le->esc == ESC_SEQ;
+		return le->esc == ESC_SEQ || (c >= ' ' && c < DEL);	/* Alt+key */
 	}
 	if (c >= 0x20 && c <= 0x3f)	/* parameter or intermediate byte */
 		return true;

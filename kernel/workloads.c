@@ -161,11 +161,13 @@ static int sort_main(struct shell_out *out, int argc, char **argv)
 		return -ENOMEM;
 	fill_random(v, n, SORT_SEED);
 	err = sort(v, n);
-	if (!err && is_sorted(v, n))
+	if (!err && !is_sorted(v, n)) {
+		sh_err("run: sort: the result is not sorted\n");
+		err = 1;
+	}
+	if (!err)
 		sh_printf(out, "sort: %lu numbers sorted, from %u to %u\n", n,
 			  v[0], v[n - 1]);
-	else if (!err)
-		err = 1, sh_err("run: sort: the result is not sorted\n");
 	kfree(v);
 	return err;
 }
