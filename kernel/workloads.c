@@ -257,21 +257,33 @@ static __workload void pass_turn(struct pingpong *pp, bool is_pong)
 	wake_up(pp);
 }
 
-static void play(struct pingpong *pp, bool is_pong)
+/*
+ * Wait for this player's turn and play it; false once the game is over.
+ * The lock is dropped every round, so interrupts (Ctrl-C, the tick) get
+ * in even when both players share one CPU.
+ */
+static bool take_turn(struct pingpong *pp, bool is_pong)
 {
 	unsigned long flags = spin_lock_irqsave(&pp->lock);
+	bool playing;
 
-	pp->cpu[is_pong] = smp_processor_id();
-	while (!pp->stop) {
-		if (pp->pong_turn != is_pong)
-			sleep_on(pp, &pp->lock);
-		else if (!is_pong && game_over(pp))
-			pp->stop = true;
-		else
-			pass_turn(pp, is_pong);
-	}
+	while (pp->pong_turn != is_pong && !pp->stop)
+		sleep_on(pp, &pp->lock);
+	if (!is_pong && !pp->stop && game_over(pp))
+		pp->stop = true;
+	playing = !pp->stop;
+	if (playing)
+		pass_turn(pp, is_pong);
 	spin_unlock_irqrestore(&pp->lock, flags);
-	wake_up(pp);
+	return playing;
+}
+
+static void play(struct pingpong *pp, bool is_pong)
+{
+	pp->cpu[is_pong] = smp_processor_id();
+	while (take_turn(pp, is_pong))
+		;
+	wake_up(pp);		/* the other player may wait for a turn */
 }
 
 static __workload void ping(void *arg)
