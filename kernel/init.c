@@ -10,11 +10,13 @@
 #include "sched.h"
 #include "selftest.h"
 #include "shell.h"
+#include "vfs.h"
 #include "ftrace.h"
 #include "stop_machine.h"
 
 void early_initcalls(void)
 {
+	vfs_init();
 	ftrace_init();			/* every site becomes a nop */
 }
 
