@@ -30,12 +30,12 @@ void late_initcalls(void)
 {
 	struct task *t;
 
-	stop_machine_init();		/* a stopper thread per CPU */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
 	else
 		t = kthread_create(shell_main, NULL, "sh");
 	if (!t)
 		panic("cannot start the first thread");
-	kthread_start(t);
+	stop_machine_init();		/* a stopper thread per CPU */
+	kthread_start(t);		/* pid 1, as init is on Linux */
 }
