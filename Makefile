@@ -150,11 +150,20 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS)
 
+# Instruction counts under -icount: this build, the uninstrumented
+# baseline and the -pg build, each booted with -smp 1.
+bench: deps
+	$(MAKE) FTRACE=patchable all
+	$(MAKE) FTRACE=none all
+	$(MAKE) FTRACE=mcount all
+	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
 	@echo "  test           host unit tests, selftests and console tests"
+	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"

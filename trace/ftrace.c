@@ -126,6 +126,8 @@ static void ftrace_process_locs(void)
 	nr_records = __stop_mcount_loc - __start_mcount_loc;
 	nr_pages = ALIGN_UP(nr_records * sizeof(*records), PAGE_SIZE) /
 		   PAGE_SIZE;
+	if (!nr_records)
+		return;			/* FTRACE=none: nothing was compiled in */
 	records = alloc_pages(nr_pages);
 	if (!records)
 		panic("ftrace: no memory for %lu records", nr_records);

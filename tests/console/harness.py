@@ -58,8 +58,9 @@ class Kernel:
     check = staticmethod(check)
 
     def __init__(self, build=None, smp=4, mem='256M', append=None,
-                 timeout=30):
+                 timeout=30, qemu_args=()):
         self.build = build or BUILD
+        self.qemu_args = list(qemu_args)
         self.smp = smp
         self.mem = mem
         self.append = append
@@ -82,7 +83,7 @@ class Kernel:
                '-display', 'none', '-monitor', 'none', '-serial', 'stdio']
         if self.append:
             cmd += ['-append', self.append]
-        return cmd
+        return cmd + self.qemu_args
 
     def launch(self):
         """Start QEMU without waiting for anything."""
