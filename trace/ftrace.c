@@ -519,7 +519,7 @@ static void check_arch(int ret, const char *what)
  * function. So no callback ever sees an ip outside its filter, at any
  * point of the update.
  */
-static void ftrace_modify_all_code(struct ftrace_update *u)
+static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 {
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
