@@ -12,10 +12,12 @@
 #include "shell.h"
 #include "ftrace.h"
 #include "stop_machine.h"
+#include "vfs.h"
 
 void early_initcalls(void)
 {
 	ftrace_init();			/* every site becomes a nop */
+	vfs_init();			/* / and the ramfs at /tmp */
 }
 
 static void selftest_thread(void *arg)

@@ -200,9 +200,13 @@ void sleep_on(void *chan, spinlock_t *lock)
 	spin_lock(lock);
 }
 
+/*
+ * The tick now in progress is partly over, so count one more than the
+ * ticks ms spans: msleep sleeps at least ms, as Linux's does.
+ */
 void msleep(unsigned long ms)
 {
-	u64 until = jiffies_count + (ms * HZ + 999) / 1000;
+	u64 until = jiffies_count + (ms * HZ + 999) / 1000 + 1;
 	unsigned long flags = spin_lock_irqsave(&rq_lock);
 
 	tick_sleepers++;
