@@ -13,6 +13,7 @@
 #include "ftrace.h"
 #include "stop_machine.h"
 #include "vfs.h"
+#include "trace_init.h"
 
 void early_initcalls(void)
 {
@@ -31,6 +32,7 @@ void late_initcalls(void)
 	struct task *t;
 
 	stop_machine_init();		/* a stopper thread per CPU */
+	trace_init();			/* ring buffer, tracers, tracefs */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
 	else
