@@ -125,7 +125,7 @@ debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
 
 deps:
-	@scripts/deps.sh
+	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) scripts/deps.sh
 
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)

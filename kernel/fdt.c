@@ -236,7 +236,7 @@ int fdt_parse(const void *dtb, struct boot_info *bi)
 	u32 off_struct;
 
 	memset(bi, 0, sizeof(*bi));
-	/* The header itself must fit before any field past totalsize is read. */
+	/* The header must fit before reading fields past totalsize. */
 	if (!dtb || be32(&h->magic) != FDT_MAGIC ||
 	    be32(&h->totalsize) < sizeof(*h))
 		return -EINVAL;

@@ -33,7 +33,8 @@ static void memory_matches_allocator(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, boot_info.mem_size % (1ULL << 20), 0);
 	KUNIT_EXPECT_TRUE(t, boot_info.mem_base <= (unsigned long)_text);
 	KUNIT_EXPECT_TRUE(t, first_page < ram_end);
-	KUNIT_EXPECT_EQ(t, nr_total_pages(), (ram_end - first_page) / PAGE_SIZE);
+	KUNIT_EXPECT_EQ(t, nr_total_pages(),
+			(ram_end - first_page) / PAGE_SIZE);
 }
 
 static void devices_found(struct kunit *t)

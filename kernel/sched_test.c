@@ -45,23 +45,29 @@ struct spinner {
 	int cpu;
 };
 
-#define SPIN_MS	60	/* several ticks of 10 ms each */
+/* Only a failing run waits this long: it bounds a spinner left alone. */
+#define SPIN_LIMIT_MS	1000
 
+/*
+ * Spin until the other spinner has run too. A deadline in wall time
+ * instead would fail whenever the host starves QEMU's vCPU thread for
+ * the whole window, which a loaded 2-core machine does.
+ */
 static void spin(void *arg)
 {
 	struct spinner *s = arg;
-	u64 end = ktime_get_ns() + SPIN_MS * NSEC_PER_MSEC;
+	u64 end = ktime_get_ns() + SPIN_LIMIT_MS * NSEC_PER_MSEC;
 
-	while (ktime_get_ns() < end) {
+	do {
 		s->count++;
 		s->cpu = smp_processor_id();
-	}
+	} while (!s->peer->count && ktime_get_ns() < end);
 	s->peer_count_at_end = s->peer->count;
 }
 
 /*
- * Without preemption the first spinner would finish before the second
- * ever ran; with it, each has seen the other make progress.
+ * Without preemption the first spinner would spin until its limit with
+ * the second never running; with it, each sees the other make progress.
  */
 static void cpu_bound_threads_are_preempted(struct kunit *t)
 {

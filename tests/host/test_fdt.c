@@ -237,7 +237,7 @@ TEST(rejects_bad_property)
 	put32(blob, prop_off + 4, 0xffffffff);		/* length */
 	EXPECT_EQ(parse_copy(blob, &bi), -EINVAL);
 	blob = fixture_copy();
-	put32(blob, prop_off + 4, 0xfffffffd);		/* wraps when padded */
+	put32(blob, prop_off + 4, 0xfffffffd);	/* wraps when padded */
 	EXPECT_EQ(parse_copy(blob, &bi), -EINVAL);
 	blob = fixture_copy();
 	put32(blob, prop_off + 8, 0x7fffffff);		/* name offset */
@@ -285,7 +285,10 @@ static u32 next_random(u32 *state)
 	return *state >> 8;
 }
 
-/* Random byte damage: any answer but a crash or an overrun is fine. */
+/*
+ * Random byte damage past the header (whose totalsize says how much to
+ * copy): any answer but a crash or an overrun is fine.
+ */
 TEST(survives_random_damage)
 {
 	struct boot_info bi;
@@ -297,10 +300,10 @@ TEST(survives_random_damage)
 		int n = 1 + next_random(&seed) % 8, ret;
 
 		while (n--) {
-			size_t at = HDR_LEN +
-				    next_random(&seed) % (fixture_len - HDR_LEN);
+			size_t at = next_random(&seed) %
+				    (fixture_len - HDR_LEN);
 
-			blob[at] = (u8)next_random(&seed);
+			blob[HDR_LEN + at] = (u8)next_random(&seed);
 		}
 		ret = parse_copy(blob, &bi);
 		ok += ret == 0;

@@ -51,7 +51,7 @@ static void every_online_cpu_answers(struct kunit *t)
 
 	for_each_online_cpu(cpu)
 		online |= 1UL << cpu;
-	preempt_disable();		/* "the others" must stay the others */
+	preempt_disable();	/* "the others" must stay the others */
 	self = 1UL << smp_processor_id();
 	smp_call_function_many(mark_cpu, &answered);
 	preempt_enable();
