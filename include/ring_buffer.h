@@ -71,6 +71,16 @@ unsigned int ring_buffer_event_length(struct ring_buffer_event *event);
 void ring_buffer_record_on(struct trace_buffer *buffer);
 void ring_buffer_record_off(struct trace_buffer *buffer);
 bool ring_buffer_record_is_on(struct trace_buffer *buffer);
+
+/*
+ * Would a write be recorded now? record_disabled is the first word of
+ * struct trace_buffer (ring_buffer.c checks), so a tracer can ask in
+ * two loads before it does any other work.
+ */
+static inline bool ring_buffer_recording(struct trace_buffer *buffer)
+{
+	return !READ_ONCE(*(unsigned long *)buffer);
+}
 void ring_buffer_record_disable(struct trace_buffer *buffer);
 void ring_buffer_record_enable(struct trace_buffer *buffer);
 void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on);

@@ -109,6 +109,9 @@ struct trace_buffer {
 	struct ring_buffer_per_cpu *buffers[NR_CPUS];
 };
 
+_Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,
+	       "ring_buffer_recording reads the first word");
+
 struct ring_buffer_iter {
 	struct ring_buffer_per_cpu *cpu_buffer;
 	struct rb_cursor c, next;
@@ -289,6 +292,14 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 	return moved ? RB_RETRY : NULL;
 }
 
+/* The default clock is read inline: one rdtime instead of a call. */
+static inline __attribute__((always_inline)) u64 rb_time_stamp(struct trace_buffer *buffer)
+{
+	if (likely(buffer->clock == trace_clock_local_ticks))
+		return rdtime();
+	return buffer->clock();
+}
+
 /*
  * Reserve length bytes on the tail page. The steps A-D are Linux's:
  * an interrupt between A and C reserves first (tail != w), and this
@@ -297,7 +308,7 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
  *
  * Common case, one page, no time extend: about 30 instructions.
  */
-static inline struct ring_buffer_event *
+static inline __attribute__((always_inline)) struct ring_buffer_event *
 __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len)
 {
 	struct buffer_page *tail_page = READ_ONCE(cpu_buffer->tail_page);
@@ -310,7 +321,7 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 	before = READ_ONCE(cpu_buffer->before_stamp);
 	after = READ_ONCE(cpu_buffer->write_stamp);
 	barrier();
-	ts = cpu_buffer->buffer->clock();
+	ts = rb_time_stamp(cpu_buffer->buffer);
 	if (likely(w)) {
 		delta = ts - after;
 		if (unlikely(before != after || (s64)delta < 0))
@@ -340,6 +351,20 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 			       data_len);
 }
 
+static void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer);
+
+/* The tail moved to a new page (RB_RETRY) or the event is dropped. */
+static noinline struct ring_buffer_event *
+rb_reserve_retry(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length,
+		 struct ring_buffer_event *event)
+{
+	while (event == RB_RETRY)
+		event = __rb_reserve_next(cpu_buffer, length);
+	if (!event)
+		rb_end_commit(cpu_buffer);
+	return event;
+}
+
 static inline void rb_start_commit(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	WRITE_ONCE(cpu_buffer->committing, cpu_buffer->committing + 1);
@@ -347,18 +372,28 @@ static inline void rb_start_commit(struct ring_buffer_per_cpu *cpu_buffer)
 	barrier();
 }
 
-/* Make every reserved byte visible: only the outermost writer does. */
-static void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
+/* Nested writers moved the tail on: the pages before it are complete. */
+static noinline struct buffer_page *rb_commit_pages(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	struct buffer_page *bpage = cpu_buffer->commit_page;
 
-	wmb();			/* the events' bytes before the commit */
 	while (bpage != READ_ONCE(cpu_buffer->tail_page)) {
 		WRITE_ONCE(bpage->page->commit, rb_page_size(bpage));
 		wmb();
 		bpage = rb_page(cpu_buffer, ++cpu_buffer->commit_num);
 		WRITE_ONCE(cpu_buffer->commit_page, bpage);
 	}
+	return bpage;
+}
+
+/* Make every reserved byte visible: only the outermost writer does. */
+static inline void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct buffer_page *bpage = cpu_buffer->commit_page;
+
+	wmb();			/* the events' bytes before the commit */
+	if (unlikely(bpage != READ_ONCE(cpu_buffer->tail_page)))
+		bpage = rb_commit_pages(cpu_buffer);
 	WRITE_ONCE(bpage->page->commit, rb_page_size(bpage));
 }
 
@@ -367,7 +402,8 @@ static void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
  * commit, but before it let go of committing, left its event behind:
  * commits changed, so go round again.
  */
-static inline void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
+static inline __attribute__((always_inline)) void
+rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	unsigned long commits;
 
@@ -401,12 +437,10 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 		return NULL;
 	cpu_buffer = buffer->buffers[smp_processor_id()];
 	rb_start_commit(cpu_buffer);
-	do {
-		event = __rb_reserve_next(cpu_buffer, length);
-	} while (unlikely(event == RB_RETRY));
-	if (unlikely(!event))
-		rb_end_commit(cpu_buffer);
-	return event;
+	event = __rb_reserve_next(cpu_buffer, length);
+	if (likely(!IS_ERR_OR_NULL(event)))
+		return event;
+	return rb_reserve_retry(cpu_buffer, length, event);
 }
 
 void ring_buffer_unlock_commit(struct trace_buffer *buffer)
@@ -941,7 +975,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
 
 	if (!buffer)
 		return NULL;
-	buffer->clock = trace_clock_local;
+	buffer->clock = trace_clock_local_ticks;
 	buffer->overwrite = true;
 	buffer->nr_cpus = nr_cpus;
 	buffer->reader_lock = (struct mutex){ SPIN_LOCK_UNLOCKED, NULL };

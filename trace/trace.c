@@ -38,11 +38,12 @@ static const struct trace_clock_def {
 	const char *name;
 	u64 (*func)(void);
 	bool in_ns;			/* else printed as a plain count */
+	bool ticks;			/* stored in time CSR ticks */
 } trace_clocks[] = {
-	{ "local", trace_clock_local, true },
-	{ "global", trace_clock_global, true },
-	{ "counter", trace_clock_counter, false },
-	{ "instret", trace_clock_instret, false },
+	{ "local", trace_clock_local_ticks, true, true },
+	{ "global", trace_clock_global, true, false },
+	{ "counter", trace_clock_counter, false, false },
+	{ "instret", trace_clock_instret, false, false },
 };
 
 /* ---- nop ---------------------------------------------------------------- */
@@ -196,6 +197,13 @@ int trace_clock_count(void)
 bool trace_clock_in_ns(struct trace_array *tr)
 {
 	return trace_clocks[tr->clock_id].in_ns;
+}
+
+/* A time stamp as printed: ns for the clocks in_ns, else as counted. */
+u64 trace_clock_to_ns(struct trace_array *tr, u64 ts)
+{
+	return trace_clocks[tr->clock_id].ticks ? trace_clock_ticks_to_ns(ts) :
+						  ts;
 }
 
 /* A new clock makes old time stamps meaningless: empty the buffer too. */

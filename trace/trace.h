@@ -216,6 +216,7 @@ int tracing_set_clock(struct trace_array *tr, const char *name);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
 bool trace_clock_in_ns(struct trace_array *tr);
+u64 trace_clock_to_ns(struct trace_array *tr, u64 ts);
 int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
 int trace_set_tracer_option(struct trace_array *tr, struct tracer *t,
 			    const char *name, int set);
@@ -255,20 +256,18 @@ int trace_pid_write(struct trace_array *tr, const char *buf, bool append);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
 extern int ftrace_pid_cache_pid[NR_CPUS];
 extern bool ftrace_pid_cache_ok[NR_CPUS];
+bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu, int pid);
 /* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
 	struct trace_pid_list *pids = READ_ONCE(tr->function_pids);
-	int cpu, pid;
+	int cpu;
 
 	if (likely(!pids))
 		return false;
 	cpu = this_cpu()->id;
-	pid = current->pid;
-	if (ftrace_pid_cache_pid[cpu] != pid) {
-		ftrace_pid_cache_ok[cpu] = trace_pid_list_is_set(pids, pid);
-		ftrace_pid_cache_pid[cpu] = pid;
-	}
+	if (ftrace_pid_cache_pid[cpu] != current->pid)
+		return !ftrace_pid_cache_fill(pids, cpu, current->pid);
 	return !ftrace_pid_cache_ok[cpu];
 }
 

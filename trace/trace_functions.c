@@ -38,26 +38,34 @@ void trace_function(struct trace_array *tr, unsigned long ip,
 	ring_buffer_unlock_commit(buffer);
 }
 
-/*
- * The callback of every traced call, with preemption already off. The
- * recursion guard turns away calls made from inside the tracer (and
- * from an interrupt that a tracer callback itself would recurse into).
- * Measured cost: see tests/console/test_function_perf.py.
- */
-static void function_trace_call(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static noinline void __function_trace_call(struct trace_array *tr,
+					   unsigned long ip,
+					   unsigned long parent_ip)
 {
-	struct trace_array *tr = op->private;
-	int bit;
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
-	(void)fregs;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (unlikely(bit < 0))
 		return;
 	trace_save_cmdline_fast(tr);
 	if (!ftrace_pid_ignored(tr))
 		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
 	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * The callback of every traced call, with preemption already off. With
+ * tracing_on 0 it stops after two loads. The recursion guard turns away
+ * calls made from inside the tracer. Costs: fn_test_cost
+ * (trace/trace_functions_test.c) measures them under -icount.
+ */
+static void function_trace_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+
+	(void)fregs;
+	if (likely(ring_buffer_recording(tr->buffer)))
+		__function_trace_call(tr, ip, parent_ip);
 }
 
 /* func_stack_trace: the event, then where it was called from. */

@@ -10,6 +10,8 @@
 #include "printf.h"
 #include "selftest.h"
 #include "workloads.h"
+#include "trace_targets.h"
+#include "printk.h"
 #include "trace.h"
 
 static void start_function_tracer(const char *filter)
@@ -125,7 +127,58 @@ static void fn_test_traceoff_probe(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, c.events, 0);
 }
 
+#define COST_LOOPS	1000
+
+/* Instructions per call of a traced function, loop included. */
+static unsigned long cost_per_call(void)
+{
+	u64 start;
+	long i;
+
+	preempt_disable();
+	start = rdinstret();
+	for (i = 0; i < COST_LOOPS; i++)
+		ftrace_test_target1(i);
+	start = rdinstret() - start;
+	preempt_enable();
+	return start / COST_LOOPS;
+}
+
+/* Under -icount shift=0, rdinstret counts instructions exactly. */
+static bool instret_is_exact(void)
+{
+	u64 a = rdinstret(), b = rdinstret();
+
+	return b - a < 4;
+}
+
+/*
+ * The hot path's cost over an untraced call, trampoline (45) included.
+ * Measured: +285 with tracing on and a 1-function filter, +55 with
+ * tracing_on 0. The issue's target for the first is 195, not met yet:
+ * this guards the numbers against regressions until it is.
+ */
+static void fn_test_cost(struct kunit *t)
+{
+	unsigned long base, on, off;
+
+	if (!instret_is_exact())
+		KUNIT_SKIP(t, "needs qemu -icount shift=0");
+	base = cost_per_call();
+	start_function_tracer("ftrace_test_target1");
+	on = cost_per_call();
+	tracer_tracing_off(&global_trace);
+	off = cost_per_call();
+	stop_function_tracer();
+	console_printf("    # cost per call: untraced %lu, traced %lu (+%lu), "
+		       "tracing_on 0 %lu (+%lu)\n", base, on, on - base, off,
+		       off - base);
+	KUNIT_EXPECT_TRUE(t, on - base <= 300);
+	KUNIT_EXPECT_TRUE(t, off - base <= 45 + 15);
+}
+
 SELFTEST_SUITE(function_tracer,
+	       KUNIT_CASE(fn_test_cost),
 	       KUNIT_CASE(fn_test_fib_177),
 	       KUNIT_CASE(fn_test_tracing_off),
 	       KUNIT_CASE(fn_test_pid_filter),

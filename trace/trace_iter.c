@@ -68,6 +68,7 @@ struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
 
 	if (cpu < 0)
 		return NULL;
+	*ent_ts = trace_clock_to_ns(iter->tr, *ent_ts);
 	if (ent_cpu)
 		*ent_cpu = cpu;
 	return ring_buffer_event_data(peek_next_entry(iter, cpu, &ts, &lost));
@@ -99,6 +100,7 @@ static bool trace_find_next_entry_inc(struct trace_iterator *iter)
 	}
 	if (!event)
 		return false;
+	iter->ts = trace_clock_to_ns(iter->tr, iter->ts);
 	data = ring_buffer_event_data(event);
 	memcpy(iter->ent_buf, data, ring_buffer_event_length(event) -
 	       ((u8 *)data - (u8 *)event));

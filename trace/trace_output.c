@@ -113,7 +113,7 @@ static void trace_print_lat_context(struct trace_iterator *iter)
 	trace_find_cmdline(pid, comm);
 	seq_printf(s, "%8.8s-%-7d %3d", comm, pid, cpu);
 	trace_print_lat_fmt(s, entry);
-	abs_ts = ts - iter->tr->time_start;
+	abs_ts = ts - trace_clock_to_ns(iter->tr, iter->tr->time_start);
 	rel_ts = next_ts - ts;
 	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS)
 		seq_printf(s, " %4lluus%c: ", abs_ts / 1000,

@@ -37,6 +37,17 @@ bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
 	return false;
 }
 
+/* A CPU runs another task than last time: ask the list, remember. */
+noinline bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu,
+				    int pid)
+{
+	bool ok = trace_pid_list_is_set(pids, pid);
+
+	ftrace_pid_cache_ok[cpu] = ok;
+	ftrace_pid_cache_pid[cpu] = pid;
+	return ok;
+}
+
 static struct trace_pid_list *pid_list_alloc(unsigned int room)
 {
 	struct trace_pid_list *list = kmalloc(sizeof(*list) +

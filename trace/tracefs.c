@@ -213,6 +213,7 @@ static void buffer_total_size_show(struct seq_buf *s, long data)
 
 static void print_ts(struct seq_buf *s, const char *what, u64 t)
 {
+	t = trace_clock_to_ns(&global_trace, t);
 	if (trace_clock_in_ns(&global_trace)) {
 		t /= 1000;
 		seq_printf(s, "%s: %5llu.%06llu\n", what, t / 1000000,
