@@ -68,7 +68,6 @@ static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	trace_save_cmdline_fast(probe->tr);
 	count = probe->probe_ops->counted ? probe_count_find(probe, ip) : NULL;
 	if (!probe->probe_ops->counted || count)
 		probe->probe_ops->func(ip, parent_ip, probe->tr,

@@ -226,8 +226,6 @@ void tracing_stop_tr(struct trace_array *tr);
 void tracing_start_tr(struct trace_array *tr);
 
 /* trace_functions.c */
-void trace_function(struct trace_array *tr, unsigned long ip,
-		    unsigned long parent_ip, u32 trace_ctx);
 int register_ftrace_commands(void);
 
 /* trace_stacktrace.c */
@@ -239,16 +237,8 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 
 /* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
 void tracing_record_cmdline(struct task *t);
+void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
-static inline void trace_save_cmdline_fast(struct trace_array *tr)
-{
-	extern int trace_cmdline_last_pid[NR_CPUS];
-	struct task *t = current;
-
-	if (unlikely(trace_cmdline_last_pid[this_cpu()->id] != t->pid) &&
-	    (tr->trace_flags & TRACE_ITER_RECORD_CMD))
-		tracing_record_cmdline(t);
-}
 
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);

@@ -21,21 +21,16 @@ static const struct tracer_opt func_opts[] = {
 static struct tracer_flags func_flags = { 0, func_opts };
 
 /* Record one call. Preemption is off (the trampoline's). */
-void trace_function(struct trace_array *tr, unsigned long ip,
-		    unsigned long parent_ip, u32 trace_ctx)
+static inline void trace_function(struct trace_array *tr, unsigned long ip,
+				  unsigned long parent_ip, u32 trace_ctx)
 {
-	struct trace_buffer *buffer = tr->buffer;
-	struct ring_buffer_event *event;
-	struct ftrace_entry *entry;
+	struct ftrace_entry entry = {
+		.ent.ctx = trace_ctx | TRACE_FN,
+		.ip = ip,
+		.parent_ip = parent_ip,
+	};
 
-	event = ring_buffer_lock_reserve(buffer, sizeof(*entry));
-	if (unlikely(!event))
-		return;
-	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = trace_ctx | TRACE_FN;
-	entry->ip = ip;
-	entry->parent_ip = parent_ip;
-	ring_buffer_unlock_commit(buffer);
+	ring_buffer_write(tr->buffer, sizeof(entry), &entry);
 }
 
 static noinline void __function_trace_call(struct trace_array *tr,
@@ -46,7 +41,6 @@ static noinline void __function_trace_call(struct trace_array *tr,
 
 	if (unlikely(bit < 0))
 		return;
-	trace_save_cmdline_fast(tr);
 	if (!ftrace_pid_ignored(tr))
 		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
 	ftrace_test_recursion_unlock(bit);
@@ -83,7 +77,6 @@ static void function_stack_trace_call(unsigned long ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (unlikely(bit < 0))
 		return;
-	trace_save_cmdline_fast(tr);
 	if (!ftrace_pid_ignored(tr)) {
 		/* Keep the stack right after its event on this CPU. */
 		trace_ctx = tracing_gen_ctx_dec(1);
