@@ -130,6 +130,8 @@ deps:
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
+# Host tests in Python (the scripts/ tools): run_all.py runs them as is.
+HOST_PY    := $(wildcard tests/host/test_*.py)
 # Host tests #include the kernel sources they test; -MMD tracks which.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
@@ -148,7 +150,7 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 	$(PYTHON) scripts/kallsyms.py $< > $@
 
 test: deps $(B)/kernel.elf $(HOST_BINS)
-	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY)
 
 # Instruction counts under -icount: this build, the uninstrumented
 # baseline and the -pg build, each booted with -smp 1.

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """run_all.py: every test of rvftrace, with one verdict line per test.
 
-    tests/run_all.py --build build [-j N] [host test binaries...]
+    tests/run_all.py --build build [-j N] [host tests...]
 
-Runs (a) each host test binary, one result per KTAP `ok N`/`not ok N`
-line; (b) the in-kernel selftests, booted with `-append selftest` on 1
-and 4 CPUs, one result per case line; (c) each console test module
+Runs (a) each host test, a binary or a Python script (run by this
+Python), one result per KTAP `ok N`/`not ok N` line; (b) the in-kernel
+selftests, booted with `-append selftest` on 1 and 4 CPUs, one result
+per case line; (c) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function. Independent QEMUs run in parallel. The last line is
 `N passed, N failed` (and `, N skipped`); the exit status is 1 if any
@@ -53,7 +54,7 @@ def tail(text, lines=TAIL_LINES):
     return '\n'.join(text.splitlines()[-lines:])
 
 
-# --- (a) host test binaries ----------------------------------------------
+# --- (a) host tests ------------------------------------------------------
 
 def ktap_results(lines, prefix, indent):
     """Results of the KTAP lines at one indent, each with the diagnostic
@@ -75,10 +76,16 @@ def ktap_results(lines, prefix, indent):
     return results
 
 
-def run_host_binary(path):
+def host_command(path):
+    if path.endswith('.py'):
+        return [sys.executable, os.path.abspath(path)]
+    return [os.path.abspath(path)]
+
+
+def run_host_test(path):
     name = os.path.basename(path)
     try:
-        proc = subprocess.run([os.path.abspath(path)], cwd=ROOT,
+        proc = subprocess.run(host_command(path), cwd=ROOT,
                               capture_output=True, text=True,
                               errors='replace', timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired as e:
@@ -229,16 +236,16 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_bins):
+def jobs(build, host_tests):
     """(function, args) for each independent piece of work: the QEMU
-    runs first, the quick host binaries last to fill the gaps."""
+    runs first, the quick host tests last to fill the gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((run_console_module, (path, smp)))
-    work += [(run_host_binary, (path,)) for path in host_bins]
+    work += [(run_host_test, (path,)) for path in host_tests]
     return work
 
 
@@ -256,7 +263,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--build', default='build')
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
-    parser.add_argument('host_bins', nargs='*')
+    parser.add_argument('host_tests', nargs='*')
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
@@ -265,7 +272,7 @@ def main():
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
-                   for fn, a in jobs(args.build, args.host_bins)]
+                   for fn, a in jobs(args.build, args.host_tests)]
         for future in futures:
             for result in future.result():
                 report(result)
