@@ -14,9 +14,9 @@ import harness
 
 SMP = (1, 4)
 
-COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'ls',
+COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'klp', 'ls',
             'poweroff', 'ps', 'pwd', 'run', 'selftest', 'uptime')
-WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong')
+WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong', 'klpdemo')
 LINE_MAX = 255
 UP, DOWN = '\x1b[A', '\x1b[B'
 CTRL_C, CTRL_U, DEL, BS = '\x03', '\x15', '\x7f', '\x08'
