@@ -10,7 +10,7 @@
 #include "kernel.h"
 #include "string.h"
 #include "shell.h"
-#include "vfs.h"
+#include "mm.h"
 #include "ftrace.h"
 #include "init.h"
 #include "kstrtox.h"
@@ -21,20 +21,6 @@
 #define BATCH		1000
 #define BATCHES		20
 #define TRACING		"/sys/kernel/tracing/"
-
-/* Write a file as `echo` does: one write of the line, then close. */
-static int echo_to(const char *path, const char *line)
-{
-	char buf[128];
-	struct file *f;
-	int len = scnprintf(buf, sizeof(buf), "%s\n", line);
-	int ret = vfs_open(NULL, path, O_WRONLY | O_TRUNC, &f);
-
-	if (ret)
-		return ret;
-	ret = vfs_write(f, buf, len);
-	return vfs_close(f) ?: (ret < 0 ? ret : 0);
-}
 
 static u64 one_batch(void)
 {
@@ -119,31 +105,25 @@ static u64 switch_insns(const char *tracer)
 {
 	u64 start = rdinstret();
 
-	if (echo_to(TRACING "current_tracer", tracer))
+	if (sh_echo(TRACING "current_tracer", false, tracer))
 		return 0;
 	return rdinstret() - start;
 }
 
 static u64 read_bytes_stat(void)
 {
-	char buf[512], *p, *end;
-	struct file *f;
-	ssize_t n;
+	char *stats = sh_read_file(TRACING "per_cpu/cpu0/stats"), *p, *end;
 	unsigned long v = 0;
 
-	if (vfs_open(NULL, TRACING "per_cpu/cpu0/stats", O_RDONLY, &f))
+	if (IS_ERR(stats))
 		return 0;
-	n = vfs_read(f, buf, sizeof(buf) - 1);
-	vfs_close(f);
-	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, "bytes: ");
-	if (p) {
-		p += 7;
-		end = strchr(p, '\n');
-		if (end)
-			end[1] = 0;
-		kstrtoul(p, 10, &v);
+	p = strstr(stats, "bytes: ");
+	end = p ? strchr(p, '\n') : NULL;
+	if (end) {
+		*end = 0;
+		kstrtoul(p + 7, 10, &v);
 	}
+	kfree(stats);
 	return v;
 }
 
@@ -151,27 +131,27 @@ static void bench_function(struct shell_out *out, u64 base)
 {
 	u64 sw, before;
 
-	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
 		return;
 	sw = switch_insns("function");
 	if (!sw)
 		return;
 	report_int(out, "switch_one_insns", sw);
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "trace", false, "");
 	before = read_bytes_stat();
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
 	       (read_bytes_stat() - before) * 100 / (BATCH * BATCHES));
-	echo_to(TRACING "tracing_on", "0");
+	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
-	echo_to(TRACING "tracing_on", "1");
-	echo_to(TRACING "current_tracer", "nop");
-	if (!echo_to(TRACING "current_tracer", "function_graph")) {
+	sh_echo(TRACING "tracing_on", false, "1");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	if (!sh_echo(TRACING "current_tracer", false, "function_graph")) {
 		report(out, "graph_insns_per_call", extra_per_call(base));
-		echo_to(TRACING "current_tracer", "nop");
+		sh_echo(TRACING "current_tracer", false, "nop");
 	}
-	echo_to(TRACING "set_ftrace_filter", "");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "set_ftrace_filter", false, "");
+	sh_echo(TRACING "trace", false, "");
 }
 
 /* nop -> function with no filter: every site at once. */
@@ -182,8 +162,8 @@ static void bench_patch_all(struct shell_out *out)
 	if (!sw)
 		return;
 	report(out, "patch_all_insns_per_site", sw * 100 / ftrace_nr_records());
-	echo_to(TRACING "current_tracer", "nop");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
 }
 
 static int cmd_bench(struct shell_out *out, int argc, char **argv)
