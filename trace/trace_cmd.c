@@ -47,21 +47,25 @@ struct saved_option {
 static struct saved_option saved_options[SAVED_OPTIONS];
 static int nr_saved_options;
 
-static const char usage_text[] =
-	"usage: trace-cmd COMMAND [OPTIONS]\n"
-	"  start -p TRACER [-l FUNC]... [-n FUNC]... [-g FUNC]... [-O OPTION]...\n"
-	"                      set up a tracer and start it\n"
-	"  record -p TRACER [...] [--] COMMAND [ARGS]\n"
-	"                      the same, tracing only while COMMAND runs\n"
-	"  stop                stop recording (tracing_on 0)\n"
-	"  show                print the trace\n"
-	"  clear               empty the ring buffer\n"
-	"  reset               nop tracer, no filters, options back, tracing on\n"
-	"  stat [-o]           what is set up (-o: and every option)\n";
+static const char *const usage_lines[] = {
+	"usage: trace-cmd COMMAND [OPTIONS]",
+	"  start -p TRACER [-l FUNC]... [-n FUNC]... [-g FUNC]... [-O OPTION]...",
+	"                      set up a tracer and start it",
+	"  record -p TRACER [...] [--] COMMAND [ARGS]",
+	"                      the same, tracing only while COMMAND runs",
+	"  stop                stop recording (tracing_on 0)",
+	"  show                print the trace",
+	"  clear               empty the ring buffer",
+	"  reset               nop tracer, no filters, options back, tracing on",
+	"  stat [-o]           what is set up (-o: and every option)",
+};
 
 static int usage(void)
 {
-	sh_err("%s", usage_text);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(usage_lines); i++)
+		sh_err("%s\n", usage_lines[i]);
 	return 1;
 }
 
