@@ -355,20 +355,6 @@ static void stat_file(struct shell_out *out, const char *file,
 	kfree(value);
 }
 
-/* The next line of *rest, cut in place; NULL at the end. */
-static char *next_line(char **rest)
-{
-	char *line = *rest, *newline;
-
-	if (!line || !*line)
-		return NULL;
-	newline = strchr(line, '\n');
-	*rest = newline ? newline + 1 : line + strlen(line);
-	if (newline)
-		*newline = 0;
-	return line;
-}
-
 /* A filter file's lines, indented, "#" lines (none set) left out. */
 static void stat_functions(struct shell_out *out, const char *file,
 			   const char *title)
@@ -376,7 +362,7 @@ static void stat_functions(struct shell_out *out, const char *file,
 	char *text = tc_read(file), *rest = text, *line;
 	bool first = true;
 
-	while ((line = next_line(&rest))) {
+	while ((line = str_next_line(&rest))) {
 		if (line[0] == '#')
 			continue;
 		if (first)
@@ -432,7 +418,7 @@ static void stat_options(struct shell_out *out)
 	char *text = tc_read("trace_options"), *rest = text, *line;
 
 	sh_puts(out, "\nOptions:\n");
-	while ((line = next_line(&rest)))
+	while ((line = str_next_line(&rest)))
 		sh_printf(out, "   %s\n", line);
 	kfree(text);
 }
