@@ -450,6 +450,31 @@ def test_tab_lists_candidates(k):
     k.check(k.run(''), 'proc\nsys\ntmp\n')
 
 
+def test_tab_completes_a_function_name(k):
+    t = '/sys/kernel/tracing'
+    # An echo into a filter file: the redirect first, the line editor
+    # only adds at the end.
+    k.check(k.run(f'echo > {t}/set_ftrace_filter fib_m\t'), '')
+    k.check(k.run(f'cat {t}/set_ftrace_filter'), 'fib_main\n')
+    k.run(f'cd {t}')
+    k.check(k.run('echo >> set_ftrace_filter ftrace_test_fi\t'), '')
+    assert sorted(k.run('cat set_ftrace_filter').split()) == [
+        'fib_main', 'ftrace_test_fib']
+    k.check(k.run('echo >> set_ftrace_filter !fib_m\t'), '')
+    k.check(k.run('cat set_ftrace_filter'), 'ftrace_test_fib\n')
+    k.type('echo > set_ftrace_notrace fi\t')
+    out = k.read_until_prompt()
+    assert '\nfib  fib_main  ' in out, out
+    k.check(k.run('b_\t'), '')
+    k.check(k.run('cat set_ftrace_notrace'), 'fib_main\n')
+    k.run('echo > set_ftrace_filter')
+    k.run('echo > set_ftrace_notrace')
+    # Elsewhere a word is still a path: here the redirect's own file.
+    k.check(k.run('echo hi > /tmp/fib_m\t'), '')
+    k.check(k.run('cat /tmp/fib_m'), 'hi\n')
+    k.run('cd /')
+
+
 def test_tab_without_candidates_rings(k):
     k.type('xyz\t')
     k.expect('\a')
