@@ -77,7 +77,7 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 	   lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
-.PHONY: all run test help clean deps debug bench
+.PHONY: all run test help clean deps debug bench trace-demo
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -160,12 +160,18 @@ bench: deps
 	$(MAKE) FTRACE=mcount all
 	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
 
+# function_graph of `run sort 2000`, captured at the console, as text,
+# Perfetto JSON and a flame graph (docs/export.md).
+trace-demo: deps $(B)/kernel.elf
+	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
 	@echo "  test           host unit tests, selftests and console tests"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
+	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
