@@ -17,11 +17,11 @@
 #include "printf.h"
 #include "shell.h"
 #include "cmdline.h"
-#include "sched.h"
+#include "vfs.h"
 
 #define TRACEFS		"/sys/kernel/tracing/"
 #define OPTION_MAX	64	/* an option's name */
-#define SAVED_OPTIONS	16	/* options -O changed since the last reset */
+#define SAVED_OPTIONS	32	/* more than there are options */
 
 /* The words of -l, -n, -g or -O, in the order given. */
 struct word_list {
@@ -74,7 +74,7 @@ static int usage(void)
 /* `echo value > TRACEFS/file`, saying what failed as trace-cmd's die() does. */
 static int tc_write(const char *file, const char *value)
 {
-	char path[64];
+	char path[PATH_MAX];
 	int err;
 
 	snprintf(path, sizeof(path), TRACEFS "%s", file);
@@ -88,7 +88,7 @@ static int tc_write(const char *file, const char *value)
 /* A file's text with the trailing newline cut, or NULL (kfree it). */
 static char *tc_read(const char *file)
 {
-	char path[64], *text;
+	char path[PATH_MAX], *text;
 	size_t len;
 
 	snprintf(path, sizeof(path), TRACEFS "%s", file);
@@ -131,8 +131,8 @@ static bool option_saved(const char *name)
 static void save_option(const char *option)
 {
 	const char *name = str_has_prefix(option, "no") ? option + 2 : option;
-	struct saved_option *s = &saved_options[nr_saved_options];
-	char file[OPTION_MAX + 8], *value;
+	char file[PATH_MAX], *value;
+	struct saved_option *s;
 
 	if (option_saved(name) || nr_saved_options == SAVED_OPTIONS)
 		return;
@@ -140,6 +140,7 @@ static void save_option(const char *option)
 	value = tc_read(file);
 	if (!value)
 		return;		/* no such option: trace_options says so */
+	s = &saved_options[nr_saved_options];
 	strlcpy(s->name, name, sizeof(s->name));
 	s->was_set = !strcmp(value, "1");
 	nr_saved_options++;
@@ -161,7 +162,7 @@ static int set_options(const struct word_list *options)
 /* Through options/NAME, which takes any tracer's option at any time. */
 static int restore_options(void)
 {
-	char file[OPTION_MAX + 8];
+	char file[PATH_MAX];
 	int err = 0;
 
 	while (nr_saved_options && !err) {
@@ -270,7 +271,7 @@ static int tc_start(struct shell_out *out, int argc, char **argv)
 /* trace-cmd record's summary: each CPU buffer's stats. */
 static void print_stats(struct shell_out *out)
 {
-	char file[32], *stats;
+	char file[PATH_MAX], *stats;
 	int cpu;
 
 	for (cpu = 0;; cpu++) {
@@ -376,7 +377,8 @@ static void stat_functions(struct shell_out *out, const char *file,
 /* One size for all CPUs, or "X" and each CPU's. */
 static void stat_buffers(struct shell_out *out)
 {
-	char *size = tc_read("buffer_size_kb"), *total, file[40], *cpu_size;
+	char *size = tc_read("buffer_size_kb"), *total, file[PATH_MAX];
+	char *cpu_size;
 	int cpu;
 
 	if (size && strcmp(size, "X"))
