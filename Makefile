@@ -133,6 +133,8 @@ deps:
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
+# Host tests in Python (the scripts/ tools): run_all.py runs them as is.
+HOST_PY    := $(wildcard tests/host/test_*.py)
 # Host tests #include the kernel sources they test; -MMD tracks which.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
@@ -184,8 +186,8 @@ $(B)/fuzz/%: tests/fuzz/%.c
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory \
 		$(ASAN_BINS) $(FUZZ_BINS))
-	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(ASAN_BINS) \
-		--fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
+		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
 
 fuzz: deps
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory $(FUZZ_BINS) && \

@@ -94,6 +94,9 @@ int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,
 		      int reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len,
 		       int reset);
+int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
+			bool filter);
+struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter);
 int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
 			 int remove, int reset);
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,

@@ -23,6 +23,7 @@
 #define O_CREAT		0x40
 #define O_TRUNC		0x200
 #define O_APPEND	0x400
+#define O_NONBLOCK	0x800
 
 #define S_IFMT		0170000
 #define S_IFDIR		0040000

@@ -10,13 +10,14 @@
 #include "sched.h"
 #include "selftest.h"
 #include "shell.h"
-#include "vfs.h"
 #include "ftrace.h"
 #include "stop_machine.h"
+#include "vfs.h"
+#include "trace_init.h"
 
 void early_initcalls(void)
 {
-	vfs_init();
+	vfs_init();			/* / and the ramfs at /tmp */
 	ftrace_init();			/* every site becomes a nop */
 }
 
@@ -30,6 +31,7 @@ void late_initcalls(void)
 {
 	struct task *t;
 
+	trace_init();			/* ring buffer, tracers, tracefs */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
 	else

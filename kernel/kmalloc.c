@@ -28,7 +28,7 @@ struct free_block {
 static struct free_block *free_list[NCLASSES];
 static DEFINE_SPINLOCK(km_lock);
 static size_t bytes_in_use;
-static unsigned long slab_pages;	/* cut into blocks, never given back */
+static unsigned long cache_pages;	/* pages cut into small blocks */
 
 static int size_class(size_t size)
 {
@@ -47,7 +47,7 @@ static bool refill(int shift)
 
 	if (!page)
 		return false;
-	slab_pages++;
+	cache_pages++;
 	for (off = 0; off + sz <= PAGE_SIZE; off += sz) {
 		struct free_block *b = (void *)(page + off);
 
@@ -130,7 +130,7 @@ size_t kmalloc_bytes_in_use(void)
 	return bytes_in_use;
 }
 
-unsigned long kmalloc_slab_pages(void)
+unsigned long kmalloc_cache_pages(void)
 {
-	return slab_pages;
+	return cache_pages;
 }

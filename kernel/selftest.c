@@ -45,24 +45,26 @@ static int count_selected(const char *filter)
 }
 
 /*
- * Pages in use outside kmalloc's size classes: the pages those keep are
- * a cache that any kmalloc may grow, not a leak of the case that did it.
+ * What a case holds: pages in use, less those kmalloc keeps cut up for
+ * reuse, plus the kmalloc blocks in use.
  */
-static unsigned long pages_held(void)
+static long memory_in_use(void)
 {
-	return nr_total_pages() - nr_free_pages() - kmalloc_slab_pages();
+	return (long)((nr_total_pages() - nr_free_pages() -
+		       kmalloc_cache_pages()) * PAGE_SIZE +
+		      kmalloc_bytes_in_use());
 }
 
-/* Run one case; a case that leaks pages fails (the usertests leak check). */
+/* Run one case; a case that leaks memory fails (usertests' leak check). */
 static void run_case(const struct kunit_case *c, int num, struct totals *st)
 {
 	struct kunit t = { c->name, 0, false };
-	unsigned long held_before = pages_held();
+	long before = memory_in_use();
 
 	c->run(&t);
-	if (!t.skipped && pages_held() > held_before)
-		kunit_fail(&t, __FILE__, __LINE__, "leaked %lu page(s)",
-			   pages_held() - held_before);
+	if (!t.skipped && memory_in_use() > before)
+		kunit_fail(&t, __FILE__, __LINE__, "leaked %ld bytes",
+			   memory_in_use() - before);
 	if (t.skipped) {
 		console_printf("    ok %d - %s # SKIP\n", num, c->name);
 		st->skip++;

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """run_all.py: every test of rvftrace, with one verdict line per test.
 
-    tests/run_all.py --build build [-j N] [host test binaries...]
+    tests/run_all.py --build build [-j N] [host tests...]
                      [--fuzz fuzz targets... --fuzz-runs N]
 
-Runs (a) each host test binary, one result per KTAP `ok N`/`not ok N`
-line, named after its directory (host/ or host-asan/, the same tests
-under ASan and UBSan); (b) each libFuzzer target for a fixed number of
-runs from its seed corpus, one result each (fuzz/NAME); (c) the
-in-kernel selftests, booted with `-append selftest` on 1 and 4 CPUs,
-one result per case line; (d) each console test module
+Runs (a) each host test, a binary or a Python script (run by this
+Python), one result per KTAP `ok N`/`not ok N` line, named after its
+directory (host/, or host-asan/ for the same binaries under ASan and
+UBSan); (b) each libFuzzer target for a fixed number of runs from its
+seed corpus, one result each (fuzz/NAME); (c) the in-kernel selftests,
+booted with `-append selftest` on 1 and 4 CPUs, one result per case
+line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function. Independent QEMUs run in parallel. A binary that
 was not built (no clang for the sanitized ones) is a skipped result.
@@ -62,7 +63,7 @@ def tail(text, lines=TAIL_LINES):
     return '\n'.join(text.splitlines()[-lines:])
 
 
-# --- (a) host test binaries, (b) fuzz targets ---------------------------
+# --- (a) host tests, (b) fuzz targets ----------------------------------
 
 def ktap_results(lines, prefix, indent):
     """Results of the KTAP lines at one indent, each with the diagnostic
@@ -84,13 +85,19 @@ def ktap_results(lines, prefix, indent):
     return results
 
 
-def run_host_binary(path):
+def host_command(path):
+    if path.endswith('.py'):
+        return [sys.executable, os.path.abspath(path)]
+    return [os.path.abspath(path)]
+
+
+def run_host_test(path):
     name = f'{os.path.basename(os.path.dirname(path))}/' \
            f'{os.path.basename(path)}'
     if not os.path.exists(path):
         return [Result(name, 'skip', NOT_BUILT)]
     try:
-        proc = subprocess.run([os.path.abspath(path)], cwd=ROOT,
+        proc = subprocess.run(host_command(path), cwd=ROOT,
                               capture_output=True, text=True,
                               errors='replace', timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired as e:
@@ -249,9 +256,9 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_bins, fuzz_bins, fuzz_runs):
+def jobs(build, host_tests, fuzz_bins, fuzz_runs):
     """(function, args) for each independent piece of work: the QEMU
-    runs first, the quick host binaries and fuzz runs last to fill the
+    runs first, the quick host tests and fuzz runs last to fill the
     gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
     for name in sorted(os.listdir(CONSOLE_DIR)):
@@ -259,7 +266,7 @@ def jobs(build, host_bins, fuzz_bins, fuzz_runs):
             path = os.path.join(CONSOLE_DIR, name)
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((run_console_module, (path, smp)))
-    work += [(run_host_binary, (path,)) for path in host_bins]
+    work += [(run_host_test, (path,)) for path in host_tests]
     work += [(run_fuzz_target, (path, build, fuzz_runs))
              for path in fuzz_bins]
     return work
@@ -279,7 +286,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--build', default='build')
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
-    parser.add_argument('host_bins', nargs='*')
+    parser.add_argument('host_tests', nargs='*')
     parser.add_argument('--fuzz', nargs='*', default=[], metavar='TARGET')
     parser.add_argument('--fuzz-runs', type=int, default=50000)
     args = parser.parse_args()
@@ -290,7 +297,7 @@ def main():
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
-                   for fn, a in jobs(args.build, args.host_bins,
+                   for fn, a in jobs(args.build, args.host_tests,
                                      args.fuzz, args.fuzz_runs)]
         for future in futures:
             for result in future.result():

@@ -519,7 +519,7 @@ static void check_arch(int ret, const char *what)
  * function. So no callback ever sees an ip outside its filter, at any
  * point of the update.
  */
-static void ftrace_modify_all_code(struct ftrace_update *u)
+static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 {
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
@@ -818,6 +818,33 @@ static int ftrace_set_regex(struct ftrace_ops *ops, const char *buf, int len,
 		ret = ftrace_set_hash(ops, hash, filter);
 	mutex_unlock(&ftrace_lock);
 	return ret;
+}
+
+/*
+ * For tracefs's filter files, which gather a whole write's globs into
+ * a copy (ftrace_ops_hash_copy) and install it at close, as Linux's
+ * ftrace_regex_release does: hash becomes ops' filter or notrace hash.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
+			bool filter)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_set_hash(ops, hash, filter);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* A copy of ops' filter or notrace hash (empty if none); NULL: no memory. */
+struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter)
+{
+	struct ftrace_hash *hash;
+
+	mutex_lock(&ftrace_lock);
+	hash = start_hash(ops, filter, 0);
+	mutex_unlock(&ftrace_lock);
+	return hash;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,

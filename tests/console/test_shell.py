@@ -149,7 +149,9 @@ def test_ls(k):
     k.check(k.run('ls /'), 'proc\nsys\ntmp\n')
     k.check(k.run('ls /sys/kernel'), 'tracing\n')
     k.check(k.run('ls /proc/sys'), 'kernel\n')
-    k.check(k.run('ls /sys/kernel/tracing'), '')
+    names = k.run('ls /sys/kernel/tracing').splitlines()
+    assert names == sorted(names), names
+    assert 'current_tracer' in names and 'trace' in names, names
     k.run('cd /sys')
     k.check(k.run('ls'), 'kernel\n')
     k.check(k.run('ls ../proc'), 'sys\n')

@@ -40,9 +40,9 @@ static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 
 	if (cur != old)
 		return -EINVAL;
-	if (ftrace_patch_hook)
+	if (unlikely(ftrace_patch_hook))
 		ftrace_patch_hook(ip, old, new);
-	return patch_insn_write((void *)ip, &new, sizeof(new));
+	return patch_insn32((void *)ip, new);
 }
 
 static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
