@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		u8 how = fuzz_u8(&in);
 
 		append = how & 1;
-		fail = how >= 0xf0;	/* the list's or the copy's kmalloc */
+		fail = how >= 0xf0;	/* kmalloc of the list or the copy */
 		text = fuzz_str(&in, ';');
 		before = r;
 		valid = ref_write(text, append, &r);
