@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include "fuzz.h"
 
+/* The kernel's formatter (for console_printf) under its own names. */
 #define vsnprintf rv_vsnprintf
 #define snprintf rv_snprintf
 #define scnprintf rv_scnprintf
@@ -46,6 +47,7 @@ void kfree(const void *p)
 	free((void *)p);
 }
 
+/* vsprintf.c's %pS needs kallsyms; the editor prints no symbols. */
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
