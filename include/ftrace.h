@@ -152,15 +152,12 @@ enum {
 	TRACE_CTX_MAX,
 };
 
-static inline int ftrace_test_recursion_trylock(unsigned long ip,
-						unsigned long parent_ip)
+/* For a caller that has current at hand already. */
+static inline int __ftrace_test_recursion_trylock(struct task *t)
 {
-	struct task *t = current;
 	int bit = (t->preempt_count & HARDIRQ_MASK) ? TRACE_CTX_IRQ :
 						      TRACE_CTX_NORMAL;
 
-	(void)ip;
-	(void)parent_ip;
 	if (t->trace_recursion & (1UL << bit))
 		return -1;
 	t->trace_recursion |= 1UL << bit;
@@ -168,10 +165,23 @@ static inline int ftrace_test_recursion_trylock(unsigned long ip,
 	return bit;
 }
 
-static inline void ftrace_test_recursion_unlock(int bit)
+static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 {
 	barrier();
-	current->trace_recursion &= ~(1UL << bit);
+	t->trace_recursion &= ~(1UL << bit);
+}
+
+static inline int ftrace_test_recursion_trylock(unsigned long ip,
+						unsigned long parent_ip)
+{
+	(void)ip;
+	(void)parent_ip;
+	return __ftrace_test_recursion_trylock(current);
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	__ftrace_test_recursion_unlock(current, bit);
 }
 
 /* The arch half (arch/riscv/kernel/ftrace.c). */

@@ -129,8 +129,8 @@ def run_fuzz_target(path, build, runs):
 
 # --- (c) in-kernel selftests --------------------------------------------
 
-def selftest_cases(output, smp):
-    """One result per case line, named selftest/SUITE/CASE[smpN]."""
+def selftest_cases(output, tag):
+    """One result per case line, named selftest/SUITE/CASE[TAG]."""
     results, suite, block = [], '?', []
     for line in output.splitlines():
         m = SUBTEST.match(line)
@@ -143,13 +143,17 @@ def selftest_cases(output, smp):
             results += ktap_results(block, f'selftest/{suite}/', 4)
             block = []
     for r in results:
-        r.name += f'[smp{smp}]'
+        r.name += f'[{tag}]'
     return results, suite
 
 
-def run_selftests(build, smp):
+def run_selftests(build, smp, icount=False):
+    """One boot with -append selftest. Under -icount shift=0, rdinstret
+    counts instructions, so the cost tests run instead of skipping."""
+    tag = f'smp{smp}' + ('-icount' if icount else '')
     k = harness.Kernel(build, smp=smp, append='selftest',
-                       timeout=SELFTEST_TIMEOUT)
+                       timeout=SELFTEST_TIMEOUT,
+                       qemu_args=['-icount', 'shift=0'] if icount else ())
     problem = None
     try:
         k.launch()
@@ -158,9 +162,9 @@ def run_selftests(build, smp):
         status, problem = None, str(e)
     finally:
         k.close()
-    results, suite = selftest_cases(k.output, smp)
+    results, suite = selftest_cases(k.output, tag)
     failed = any(r.status == 'not ok' for r in results)
-    whole = f'selftest[smp{smp}]'
+    whole = f'selftest[{tag}]'
     if harness.CRASH.search(k.output):
         problem = f'crashed in suite {suite}:\n{k.tail()}'
     elif problem is None and '# Totals:' not in k.output:
@@ -261,6 +265,7 @@ def jobs(build, host_tests, fuzz_bins, fuzz_runs):
     runs first, the quick host tests and fuzz runs last to fill the
     gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
+    work.append((run_selftests, (build, 1, True)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)

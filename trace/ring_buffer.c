@@ -77,6 +77,7 @@ struct ring_buffer_per_cpu {
 	struct buffer_page *tail_page;
 	unsigned long committing;	/* open reservations, nested */
 	u64 write_stamp;		/* time of the last event reserved */
+	bool time_csr_clock;		/* the clock is rdtime: read it inline */
 	struct buffer_page *commit_page;
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
@@ -343,7 +344,7 @@ rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 	u64 ts, delta;
 	u32 *header;
 
-	if (unlikely(cpu_buffer->buffer->clock != trace_clock_local_ticks ||
+	if (unlikely(!cpu_buffer->time_csr_clock ||
 		     !w || size > RB_MAX_SMALL_DATA ||
 		     w + size + RB_EVNT_HDR_SIZE > BUF_PAGE_SIZE))
 		return NULL;
@@ -498,7 +499,11 @@ static noinline int rb_write_slow(struct trace_buffer *buffer,
 	return 0;
 }
 
-/* Reserve, copy and commit in one call; preemption must be off. */
+/*
+ * Reserve, copy and commit in one call; preemption must be off. A leaf
+ * or a tail call, so it needs no frame of its own.
+ */
+__attribute__((optimize("omit-frame-pointer")))
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 		      const void *data)
 {
@@ -880,7 +885,12 @@ void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on)
 
 void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 {
+	int cpu;
+
 	buffer->clock = clock;
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		WRITE_ONCE(buffer->buffers[cpu]->time_csr_clock,
+			   clock == trace_clock_local_ticks);
 }
 
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer)
@@ -999,6 +1009,7 @@ static struct ring_buffer_per_cpu *rb_allocate_cpu_buffer(struct trace_buffer *b
 	cpu_buffer->nr_pages = nr_pages;
 	cpu_buffer->buffer = buffer;
 	cpu_buffer->cpu = cpu;
+	cpu_buffer->time_csr_clock = true;	/* local is the default */
 	cpu_buffer->tail_num = (u64)-1;
 	rb_reset_cpu(cpu_buffer);
 	return cpu_buffer;

@@ -93,9 +93,8 @@ struct print_entry {
  * dec: preemption levels the tracing path itself added (the trampoline
  * raised preempt_count by one), so the depth shows the traced code's.
  */
-static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
 {
-	struct task *t = current;
 	unsigned int pc = t->preempt_count;
 	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
 	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
@@ -107,6 +106,11 @@ static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 		flags |= TRACE_FLAG_HARDIRQ;
 	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
 	       flags << TRACE_CTX_FLAGS_SHIFT;
+}
+
+static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+{
+	return __tracing_gen_ctx_dec(current, dec);
 }
 
 /* ---- options (trace_options, options/) -------------------------------- */

@@ -33,32 +33,53 @@ static inline void trace_function(struct trace_array *tr, unsigned long ip,
 	ring_buffer_write(tr->buffer, sizeof(entry), &entry);
 }
 
-static noinline void __function_trace_call(struct trace_array *tr,
-					   unsigned long ip,
-					   unsigned long parent_ip)
+/*
+ * Only the task and its recursion bit live across the one call: a
+ * small frame, and no frame record (s0 keeps pointing at the
+ * trampoline's, which names the traced function and its caller).
+ * current is read once (each read is two loads).
+ */
+static noinline __attribute__((optimize("omit-frame-pointer"))) void
+__function_trace_call(struct trace_array *tr, unsigned long ip,
+		      unsigned long parent_ip)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	struct task *t = current;
+	int bit = __ftrace_test_recursion_trylock(t);
 
 	if (unlikely(bit < 0))
 		return;
+	trace_function(tr, ip, parent_ip, __tracing_gen_ctx_dec(t, 1));
+	__ftrace_test_recursion_unlock(t, bit);
+}
+
+/* set_ftrace_pid is in force: the pid test comes first. */
+static noinline void function_trace_call_pid(struct trace_array *tr,
+					     unsigned long ip,
+					     unsigned long parent_ip)
+{
 	if (!ftrace_pid_ignored(tr))
-		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
-	ftrace_test_recursion_unlock(bit);
+		__function_trace_call(tr, ip, parent_ip);
 }
 
 /*
  * The callback of every traced call, with preemption already off. With
- * tracing_on 0 it stops after two loads. The recursion guard turns away
+ * tracing_on 0 it stops after two loads; a leaf or a tail call, it
+ * needs no frame of its own. The recursion guard turns away
  * calls made from inside the tracer. Costs: fn_test_cost
  * (trace/trace_functions_test.c) measures them under -icount.
  */
-static void function_trace_call(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __attribute__((optimize("omit-frame-pointer"))) void
+function_trace_call(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 
 	(void)fregs;
-	if (likely(ring_buffer_recording(tr->buffer)))
+	if (unlikely(!ring_buffer_recording(tr->buffer)))
+		return;
+	if (unlikely(READ_ONCE(tr->function_pids)))
+		function_trace_call_pid(tr, ip, parent_ip);
+	else
 		__function_trace_call(tr, ip, parent_ip);
 }
 
