@@ -16,12 +16,28 @@
 #include "ftrace.h"
 #include "fgraph.h"
 #include "trace_clock.h"
+#include "asm/csr.h"
 
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
 bool ftrace_graph_active;
 static struct fgraph_ops *graph_ops_current;
 static unsigned long unbalanced;
+/* calltime and rettime: the trace's clock, so durations are in its units. */
+static u64 (*graph_clock)(void) = trace_clock_local_ticks;
+
+/* The default clock, the time CSR, is read inline. */
+static inline u64 fgraph_clock(void)
+{
+	if (likely(graph_clock == trace_clock_local_ticks))
+		return rdtime();
+	return graph_clock();
+}
+
+void ftrace_graph_set_clock(u64 (*clock)(void))
+{
+	WRITE_ONCE(graph_clock, clock);
+}
 
 static void fgraph_stub(unsigned long ip, unsigned long parent_ip,
 			struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -55,7 +71,7 @@ int ftrace_push_return_trace(unsigned long ret, unsigned long func,
 	rs = &t->ret_stack[index];
 	rs->ret = ret;
 	rs->func = func;
-	rs->calltime = trace_clock_local();
+	rs->calltime = fgraph_clock();
 	rs->fp = frame_pointer;
 	rs->retp = retp;
 	return 0;
@@ -134,7 +150,7 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 	unsigned long ret;
 
 	ftrace_pop_return_trace(&trace, &ret, frame_pointer);
-	trace.rettime = trace_clock_local();
+	trace.rettime = fgraph_clock();
 	if (graph_ops_current)
 		graph_ops_current->retfunc(&trace);
 	/* Only now free the slot: the callback may itself be traced. */
@@ -274,6 +290,8 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 		return ret;
 	}
 	graph_ops_current = gops;
+	graph_ops.func_hash = gops->func_hash ? gops->func_hash :
+						 &graph_ops.local_hash;
 	ftrace_graph_active = true;
 	ret = ftrace_startup_graph(&graph_ops, true);
 	if (ret) {

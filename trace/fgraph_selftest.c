@@ -79,7 +79,7 @@ static void fib_call_tree(struct kunit *t)
 
 static void one_graph_at_a_time(struct kunit *t)
 {
-	struct fgraph_ops other = { count_entry, count_return };
+	struct fgraph_ops other = { count_entry, count_return, NULL };
 
 	reset_counts(NULL);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
