@@ -50,12 +50,6 @@ struct fgraph_ops {
 
 int register_ftrace_graph(struct fgraph_ops *gops);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
-int ftrace_push_return_trace(unsigned long ret, unsigned long func,
-			     unsigned long frame_pointer, unsigned long *retp);
-void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
-			     unsigned long *ret, unsigned long frame_pointer);
-int function_graph_enter(unsigned long ret, unsigned long func,
-			 unsigned long frame_pointer, unsigned long *retp);
 void ftrace_graph_stop(void);
 void ftrace_graph_set_clock(u64 (*clock)(void));
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);

@@ -45,7 +45,6 @@
 #define RB_LEN_TIME_EXTEND	8
 #define RB_MAX_SMALL_DATA	(RINGBUF_TYPE_DATA_TYPE_LEN_MAX * 4)
 #define RB_BUFFER_OFF		(1UL << 20)
-#define RB_RETRY		((struct ring_buffer_event *)ERR_PTR(-EAGAIN))
 
 /* reader_pos: head page number, events read on it, bytes read on it. */
 #define RP_OFF_BITS		12
@@ -101,6 +100,12 @@ struct ring_buffer_per_cpu {
 
 struct trace_buffer {
 	unsigned long record_disabled;	/* RB_BUFFER_OFF | nested stops */
+	/*
+	 * The largest event ring_buffer_lock_reserve's inline path takes:
+	 * RB_MAX_SMALL_DATA with the default clock (the time CSR, read in
+	 * one instruction), 0 with any other. One test for both.
+	 */
+	unsigned long inline_max;
 	u64 (*clock)(void);
 	bool overwrite;
 	int nr_cpus;
@@ -172,8 +177,10 @@ static void rb_write_stamp_event(void *p, u32 type, u64 value)
 	((u32 *)p)[1] = value >> TS_SHIFT;
 }
 
-static struct ring_buffer_event *rb_write_header(void *p, int stamp, u64 delta,
-						 u64 ts, unsigned long length)
+/* small: length is known to be at most RB_MAX_SMALL_DATA. */
+static __always_inline struct ring_buffer_event *
+rb_write_header(void *p, int stamp, u64 delta, u64 ts, unsigned long length,
+		bool small)
 {
 	if (unlikely(stamp)) {
 		rb_write_stamp_event(p, stamp, stamp ==
@@ -181,7 +188,7 @@ static struct ring_buffer_event *rb_write_header(void *p, int stamp, u64 delta,
 		p += RB_LEN_TIME_EXTEND;
 		delta = 0;
 	}
-	if (likely(length <= RB_MAX_SMALL_DATA)) {
+	if (small || likely(length <= RB_MAX_SMALL_DATA)) {
 		rb_set_header(p, ALIGN_UP(length, 4) / 4, delta);
 	} else {
 		rb_set_header(p, 0, delta);
@@ -275,11 +282,11 @@ static bool rb_advance_tail(struct ring_buffer_per_cpu *cpu_buffer)
 /*
  * The reservation ran past the page's end. The one that began inside
  * the page marks where the page ends; whoever gets here first moves the
- * tail; all of them then retry on the new page.
+ * tail; all of them then retry on the new page. False: the event is
+ * dropped.
  */
-static noinline struct ring_buffer_event *
-rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
-	     struct buffer_page *tail_page, unsigned long tail)
+static bool rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
+			 struct buffer_page *tail_page, unsigned long tail)
 {
 	unsigned long flags = local_irq_save();
 	bool moved = true;
@@ -289,16 +296,13 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 	if (READ_ONCE(cpu_buffer->tail_page) == tail_page)
 		moved = rb_advance_tail(cpu_buffer);
 	local_irq_restore(flags);
-	return moved ? RB_RETRY : NULL;
+	return moved;
 }
 
-/* The default clock is read inline: one rdtime instead of a call. */
-static inline __attribute__((always_inline)) u64 rb_time_stamp(struct trace_buffer *buffer)
-{
-	if (likely(buffer->clock == trace_clock_local_ticks))
-		return rdtime();
-	return buffer->clock();
-}
+static struct ring_buffer_event *
+rb_next_page(struct ring_buffer_per_cpu *cpu_buffer,
+	     struct buffer_page *tail_page, unsigned long tail,
+	     unsigned long data_len);
 
 /*
  * Reserve length bytes on the tail page. The steps A-D are Linux's:
@@ -306,13 +310,20 @@ static inline __attribute__((always_inline)) u64 rb_time_stamp(struct trace_buff
  * event then takes the time of the event before it (delta 0); one
  * between B and D leaves before_stamp != write_stamp for the next.
  *
- * Common case, one page, no time extend: about 30 instructions.
+ * fast: a small event and the default clock, the time CSR, read in one
+ * instruction. Then, inlined into ring_buffer_lock_reserve, this is the
+ * whole common case, about 45 instructions: every slow path (another
+ * clock, the page switch) is a tail call, so the fast path keeps its
+ * values in scratch registers and needs no stack frame.
  */
-static inline __attribute__((always_inline)) struct ring_buffer_event *
-__rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len)
+static __always_inline struct ring_buffer_event *
+__rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer,
+		  unsigned long data_len, bool fast)
 {
 	struct buffer_page *tail_page = READ_ONCE(cpu_buffer->tail_page);
-	unsigned long w, tail, length = rb_event_size(data_len);
+	unsigned long w, tail;
+	unsigned long length = fast ? ALIGN_UP(data_len, 4) + RB_EVNT_HDR_SIZE :
+				      rb_event_size(data_len);
 	u64 before, after, ts, delta = 0;
 	int stamp = 0;
 
@@ -321,7 +332,7 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 	before = READ_ONCE(cpu_buffer->before_stamp);
 	after = READ_ONCE(cpu_buffer->write_stamp);
 	barrier();
-	ts = rb_time_stamp(cpu_buffer->buffer);
+	ts = fast ? rdtime() : cpu_buffer->buffer->clock();
 	if (likely(w)) {
 		delta = ts - after;
 		if (unlikely(before != after || (s64)delta < 0))
@@ -336,7 +347,7 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 	tail = __atomic_fetch_add(&tail_page->write, length,		/* C */
 				  __ATOMIC_RELAXED);
 	if (unlikely(tail + length > BUF_PAGE_SIZE))
-		return rb_move_tail(cpu_buffer, tail_page, tail);
+		return rb_next_page(cpu_buffer, tail_page, tail, data_len);
 	if (likely(tail == w)) {
 		WRITE_ONCE(cpu_buffer->write_stamp, ts);		/* D */
 	} else {
@@ -348,21 +359,30 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 		tail_page->page->time_stamp = ts;
 	__atomic_fetch_add(&tail_page->entries, 1, __ATOMIC_RELAXED);
 	return rb_write_header(tail_page->page->data + tail, stamp, delta, ts,
-			       data_len);
+			       data_len, fast);
+}
+
+/* Any clock, called: what the slow paths reserve with. */
+static noinline struct ring_buffer_event *
+rb_reserve_called_clock(struct ring_buffer_per_cpu *cpu_buffer,
+			unsigned long data_len)
+{
+	return __rb_reserve_next(cpu_buffer, data_len, false);
 }
 
 static void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer);
 
-/* The tail moved to a new page (RB_RETRY) or the event is dropped. */
+/* The tail page is full: move on to the next and reserve there. */
 static noinline struct ring_buffer_event *
-rb_reserve_retry(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length,
-		 struct ring_buffer_event *event)
+rb_next_page(struct ring_buffer_per_cpu *cpu_buffer,
+	     struct buffer_page *tail_page, unsigned long tail,
+	     unsigned long data_len)
 {
-	while (event == RB_RETRY)
-		event = __rb_reserve_next(cpu_buffer, length);
-	if (!event)
+	if (!rb_move_tail(cpu_buffer, tail_page, tail)) {
 		rb_end_commit(cpu_buffer);
-	return event;
+		return NULL;
+	}
+	return rb_reserve_called_clock(cpu_buffer, data_len);
 }
 
 static inline void rb_start_commit(struct ring_buffer_per_cpu *cpu_buffer)
@@ -402,8 +422,7 @@ static inline void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer
  * commit, but before it let go of committing, left its event behind:
  * commits changed, so go round again.
  */
-static inline __attribute__((always_inline)) void
-rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
+static noinline void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	unsigned long commits;
 
@@ -421,31 +440,65 @@ again:
 	}
 }
 
+static inline struct ring_buffer_per_cpu *
+rb_start_this_cpu(struct trace_buffer *buffer)
+{
+	struct ring_buffer_per_cpu *cpu_buffer =
+		buffer->buffers[smp_processor_id()];
+
+	rb_start_commit(cpu_buffer);
+	return cpu_buffer;
+}
+
+/* A large event, or another clock than the time CSR. */
+static noinline struct ring_buffer_event *
+rb_reserve_slow(struct trace_buffer *buffer, unsigned long length)
+{
+	if (length > BUF_MAX_DATA_SIZE)
+		return NULL;
+	return rb_reserve_called_clock(rb_start_this_cpu(buffer), length);
+}
+
 /*
  * Reserve room for length bytes of event data on this CPU, or NULL when
  * recording is off or the event cannot be had (full, not overwriting).
  */
-struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
-						   unsigned long length)
+__no_frame struct ring_buffer_event *
+ring_buffer_lock_reserve(struct trace_buffer *buffer, unsigned long length)
 {
-	struct ring_buffer_per_cpu *cpu_buffer;
-	struct ring_buffer_event *event;
-
 	if (unlikely(READ_ONCE(buffer->record_disabled)))
 		return NULL;
-	if (unlikely(length > BUF_MAX_DATA_SIZE))
-		return NULL;
-	cpu_buffer = buffer->buffers[smp_processor_id()];
-	rb_start_commit(cpu_buffer);
-	event = __rb_reserve_next(cpu_buffer, length);
-	if (likely(!IS_ERR_OR_NULL(event)))
-		return event;
-	return rb_reserve_retry(cpu_buffer, length, event);
+	if (unlikely(length > READ_ONCE(buffer->inline_max)))
+		return rb_reserve_slow(buffer, length);
+	return __rb_reserve_next(rb_start_this_cpu(buffer), length, true);
 }
 
-void ring_buffer_unlock_commit(struct trace_buffer *buffer)
+/*
+ * rb_end_commit's common case inline: the outermost writer, still on
+ * the commit page, and no interrupt reserved meanwhile.
+ */
+__no_frame void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
-	rb_end_commit(buffer->buffers[smp_processor_id()]);
+	struct ring_buffer_per_cpu *cpu_buffer =
+		buffer->buffers[smp_processor_id()];
+	unsigned long commits = READ_ONCE(cpu_buffer->commits);
+	struct buffer_page *bpage;
+
+	barrier();
+	if (cpu_buffer->committing == 1) {
+		bpage = cpu_buffer->commit_page;
+		if (unlikely(bpage != READ_ONCE(cpu_buffer->tail_page)))
+			return rb_end_commit(cpu_buffer);
+		wmb();		/* the events' bytes before the commit */
+		WRITE_ONCE(bpage->page->commit, rb_page_size(bpage));
+	}
+	WRITE_ONCE(cpu_buffer->committing, cpu_buffer->committing - 1);
+	barrier();
+	if (unlikely(READ_ONCE(cpu_buffer->commits) != commits) &&
+	    !READ_ONCE(cpu_buffer->committing)) {
+		WRITE_ONCE(cpu_buffer->committing, 1);
+		rb_end_commit(cpu_buffer);
+	}
 }
 
 /* Reserve, copy and commit in one call; preemption must be off. */
@@ -836,6 +889,8 @@ void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on)
 void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 {
 	buffer->clock = clock;
+	WRITE_ONCE(buffer->inline_max, clock == trace_clock_local_ticks ?
+				       RB_MAX_SMALL_DATA : 0);
 }
 
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer)
@@ -975,7 +1030,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
 
 	if (!buffer)
 		return NULL;
-	buffer->clock = trace_clock_local_ticks;
+	ring_buffer_set_clock(buffer, trace_clock_local_ticks);
 	buffer->overwrite = true;
 	buffer->nr_cpus = nr_cpus;
 	buffer->reader_lock = (struct mutex){ SPIN_LOCK_UNLOCKED, NULL };

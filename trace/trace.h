@@ -114,16 +114,18 @@ struct ftrace_graph_ret_entry {
 
 /*
  * The context word of an event recorded now, without its type.
- * dec: preemption levels the tracing path itself added (the trampoline
- * raised preempt_count by one), so the depth shows the traced code's.
+ * irqflags: sstatus, or what local_irq_save returned when interrupts
+ * went off just for the recording. dec: preemption levels the tracing
+ * path itself added (the trampoline raised preempt_count by one), so
+ * the depth shows the traced code's.
  */
-static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+static inline u32 tracing_gen_ctx_flags(unsigned long irqflags,
+					unsigned int dec)
 {
 	struct task *t = current;
 	unsigned int pc = t->preempt_count;
 	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
-	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
-		    TRACE_FLAG_IRQS_OFF;
+	u32 flags = (irqflags & SSTATUS_SIE) ? 0 : TRACE_FLAG_IRQS_OFF;
 
 	if (this_cpu()->need_resched)
 		flags |= TRACE_FLAG_NEED_RESCHED;
@@ -131,6 +133,11 @@ static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 		flags |= TRACE_FLAG_HARDIRQ;
 	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
 	       flags << TRACE_CTX_FLAGS_SHIFT;
+}
+
+static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+{
+	return tracing_gen_ctx_flags(csr_read(sstatus), dec);
 }
 
 /* ---- options (trace_options, options/) -------------------------------- */
@@ -283,6 +290,7 @@ enum {
 };
 
 extern unsigned int fgraph_max_depth;
+void ftrace_graph_set_max_depth(unsigned int depth);
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 int ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 

@@ -51,6 +51,19 @@ static struct ftrace_hash *ftrace_graph_hash;
 static struct ftrace_hash *ftrace_graph_notrace_hash;
 static DEFINE_MUTEX(graph_lock);
 
+/*
+ * Is any of the four filters above set? Then trace_graph_entry takes
+ * its slow path; the common case, none set, tests this one word.
+ */
+static bool graph_filtered;
+
+static void update_graph_filtered(void)
+{
+	WRITE_ONCE(graph_filtered, ftrace_graph_hash ||
+		   ftrace_graph_notrace_hash || fgraph_max_depth ||
+		   ftrace_graph_skip_irqs);
+}
+
 /* ---- which calls are recorded ------------------------------------------- */
 
 /*
@@ -78,9 +91,8 @@ static inline bool ftrace_graph_addr(struct ftrace_graph_ent *trace)
 }
 
 /* The set_graph_function function at this depth returns: leave it. */
-static inline void ftrace_graph_addr_finish(int depth)
+static inline void ftrace_graph_addr_finish(struct task *t, int depth)
 {
-	struct task *t = current;
 	unsigned long rec = t->trace_recursion;
 
 	if ((rec & TRACE_GRAPH) && depth == (int)((rec & TRACE_GRAPH_DEPTH_MASK)
@@ -104,14 +116,16 @@ static inline bool ftrace_graph_ignore_irqs(void)
 
 static inline bool ftrace_graph_notrace_addr(unsigned long addr)
 {
-	return ftrace_lookup_ip_in_hash(READ_ONCE(ftrace_graph_notrace_hash),
-					addr);
+	struct ftrace_hash *hash = READ_ONCE(ftrace_graph_notrace_hash);
+
+	return unlikely(hash) && ftrace_lookup_ip_in_hash(hash, addr);
 }
 
 /* ---- recording ------------------------------------------------------------ */
 
-static int __trace_graph_entry(struct trace_array *tr,
-			       struct ftrace_graph_ent *trace, u32 trace_ctx)
+/* The entry's context is taken once its room is had: nothing waits on it. */
+static __always_inline int __trace_graph_entry(struct trace_array *tr,
+					       struct ftrace_graph_ent *trace)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ent_entry *entry;
@@ -120,11 +134,41 @@ static int __trace_graph_entry(struct trace_array *tr,
 	if (unlikely(!event))
 		return 0;
 	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = trace_ctx | TRACE_GRAPH_ENT;
+	entry->ent.ctx = tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT;
 	entry->func = trace->func;
 	entry->depth = trace->depth;
 	ring_buffer_unlock_commit(tr->buffer);
 	return 1;
+}
+
+/* Record the entry, or with tracing_thresh only hook the return. */
+static __always_inline int graph_entry_record(struct trace_array *tr,
+					      struct ftrace_graph_ent *trace)
+{
+	trace_save_cmdline_fast(tr);
+	if (tracing_thresh)
+		return 1;		/* only returns are recorded */
+	if (likely(__trace_graph_entry(tr, trace)))
+		return 1;
+	/* It will not return here. */
+	ftrace_graph_addr_finish(current, trace->depth);
+	return 0;
+}
+
+/* The filters, in Linux's order (set_ftrace_pid before the graph ones). */
+static noinline int trace_graph_entry_filtered(struct ftrace_graph_ent *trace)
+{
+	struct trace_array *tr = graph_array;
+
+	if (ftrace_graph_notrace_addr(trace->func)) {
+		/* Hooked all the same: its return clears the bit. */
+		current->trace_recursion |= TRACE_GRAPH_NOTRACE;
+		return 1;
+	}
+	if (ftrace_pid_ignored(tr) || ftrace_graph_ignore_func(trace) ||
+	    ftrace_graph_ignore_irqs())
+		return 0;
+	return graph_entry_record(tr, trace);
 }
 
 /*
@@ -134,29 +178,19 @@ static int __trace_graph_entry(struct trace_array *tr,
 int trace_graph_entry(struct ftrace_graph_ent *trace)
 {
 	struct trace_array *tr = graph_array;
-	struct task *t = current;
 
-	if (t->trace_recursion & TRACE_GRAPH_NOTRACE)
+	if (current->trace_recursion & TRACE_GRAPH_NOTRACE)
 		return 0;
-	if (unlikely(ftrace_graph_notrace_addr(trace->func))) {
-		/* Hooked all the same: its return clears the bit. */
-		t->trace_recursion |= TRACE_GRAPH_NOTRACE;
-		return 1;
-	}
-	if (ftrace_pid_ignored(tr) || ftrace_graph_ignore_func(trace) ||
-	    ftrace_graph_ignore_irqs())
+	if (unlikely(READ_ONCE(graph_filtered)))
+		return trace_graph_entry_filtered(trace);
+	if (ftrace_pid_ignored(tr))
 		return 0;
-	if (tracing_thresh)
-		return 1;		/* only returns are recorded */
-	trace_save_cmdline_fast(tr);
-	if (likely(__trace_graph_entry(tr, trace, tracing_gen_ctx_dec(1))))
-		return 1;
-	ftrace_graph_addr_finish(trace->depth);	/* it will not return here */
-	return 0;
+	return graph_entry_record(tr, trace);
 }
 
-static void __trace_graph_return(struct trace_array *tr,
-				 struct ftrace_graph_ret *trace, u32 trace_ctx)
+static __always_inline void __trace_graph_return(struct trace_array *tr,
+						 struct ftrace_graph_ret *trace,
+						 unsigned long irqflags)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ret_entry *entry;
@@ -165,7 +199,7 @@ static void __trace_graph_return(struct trace_array *tr,
 	if (unlikely(!event))
 		return;
 	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = trace_ctx | TRACE_GRAPH_RET;
+	entry->ent.ctx = tracing_gen_ctx_flags(irqflags, 0) | TRACE_GRAPH_RET;
 	entry->func = trace->func;
 	entry->depth = trace->depth;
 	entry->duration = trace->rettime - trace->calltime;
@@ -176,11 +210,10 @@ static void __trace_graph_return(struct trace_array *tr,
  * Leaves a set_graph_function or set_graph_notrace function; false if
  * this return is not recorded.
  */
-static inline bool graph_return_recorded(struct ftrace_graph_ret *trace)
+static __always_inline bool graph_return_recorded(struct task *t,
+						  struct ftrace_graph_ret *trace)
 {
-	struct task *t = current;
-
-	ftrace_graph_addr_finish(trace->depth);
+	ftrace_graph_addr_finish(t, trace->depth);
 	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
 		t->trace_recursion &= ~TRACE_GRAPH_NOTRACE;
 		return false;
@@ -190,22 +223,20 @@ static inline bool graph_return_recorded(struct ftrace_graph_ret *trace)
 
 /*
  * Returns run with preemption on (return_to_handler is no trampoline):
- * interrupts go off for the reservation, as in Linux.
+ * interrupts go off for the reservation, as in Linux. The task's comm
+ * was saved at its entry.
  */
-static void graph_record_return(struct ftrace_graph_ret *trace)
+static __always_inline void graph_record_return(struct ftrace_graph_ret *trace)
 {
-	struct trace_array *tr = graph_array;
-	u32 trace_ctx = tracing_gen_ctx_dec(0);
 	unsigned long flags = local_irq_save();
 
-	trace_save_cmdline_fast(tr);
-	__trace_graph_return(tr, trace, trace_ctx);
+	__trace_graph_return(graph_array, trace, flags);
 	local_irq_restore(flags);
 }
 
 void trace_graph_return(struct ftrace_graph_ret *trace)
 {
-	if (graph_return_recorded(trace))
+	if (graph_return_recorded(current, trace))
 		graph_record_return(trace);
 }
 
@@ -214,7 +245,7 @@ static void trace_graph_thresh_return(struct ftrace_graph_ret *trace)
 {
 	u64 duration = trace->rettime - trace->calltime;
 
-	if (graph_return_recorded(trace) &&
+	if (graph_return_recorded(current, trace) &&
 	    trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
 		graph_record_return(trace);
 }
@@ -264,8 +295,10 @@ static int func_graph_set_flag(struct trace_array *tr, u32 old_flags,
 			       u32 bit, int set)
 {
 	(void)tr, (void)old_flags;
-	if (bit == TRACE_GRAPH_PRINT_IRQS)
+	if (bit == TRACE_GRAPH_PRINT_IRQS) {
 		WRITE_ONCE(ftrace_graph_skip_irqs, !set);
+		update_graph_filtered();
+	}
 	return 0;
 }
 
@@ -317,10 +350,18 @@ int ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
 	mutex_lock(&graph_lock);
 	old = *dst;
 	WRITE_ONCE(*dst, hash);
+	update_graph_filtered();
 	mutex_unlock(&graph_lock);
 	if (old) {
 		synchronize_sched();
 		free_ftrace_hash(old);
 	}
 	return 0;
+}
+
+/* max_graph_depth: 0 is no limit. */
+void ftrace_graph_set_max_depth(unsigned int depth)
+{
+	WRITE_ONCE(fgraph_max_depth, depth);
+	update_graph_filtered();
 }

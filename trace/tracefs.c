@@ -194,7 +194,7 @@ static int max_graph_depth_store(char *buf, struct file *file, long data)
 
 	(void)file, (void)data;
 	if (!ret)
-		WRITE_ONCE(fgraph_max_depth, depth);
+		ftrace_graph_set_max_depth(depth);
 	return ret;
 }
 

@@ -35,7 +35,6 @@ extern char __ftrace_tramp_text_start[], __ftrace_tramp_text_end[];
 extern char ftrace_caller[], ftrace_regs_caller[];
 extern char ftrace_call[], ftrace_regs_call[];
 extern char ftrace_graph_call[], ftrace_graph_regs_call[];
-extern void ftrace_stub(void);
 extern void ftrace_graph_caller(void);
 extern void ftrace_graph_regs_caller(void);
 extern void return_to_handler(void);
