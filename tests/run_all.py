@@ -7,7 +7,8 @@ Runs (a) each host test binary, one result per KTAP `ok N`/`not ok N`
 line; (b) the in-kernel selftests, booted with `-append selftest` on 1
 and 4 CPUs, one result per case line; (c) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
-per test function. Independent QEMUs run in parallel. The last line is
+per test function (a module may set SMP, APPEND and QEMU_ARGS for its
+kernel). Independent QEMUs run in parallel. The last line is
 `N passed, N failed` (and `, N skipped`); the exit status is 1 if any
 test failed.
 """
@@ -196,11 +197,12 @@ def run_console_module(path, smp):
     test left it dead or hung."""
     module = load_module(path, f'smp{smp}')
     append = getattr(module, 'APPEND', None)
+    qemu_args = getattr(module, 'QEMU_ARGS', ())
     results, k = [], None
     for test, fn in test_functions(module):
         name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
         if k is None:
-            k = harness.Kernel(smp=smp, append=append)
+            k = harness.Kernel(smp=smp, append=append, qemu_args=qemu_args)
             try:
                 k.start()
             except Exception as e:  # no QEMU, no kernel.elf, no prompt

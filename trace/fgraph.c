@@ -16,6 +16,7 @@
 #include "ftrace.h"
 #include "fgraph.h"
 #include "trace_clock.h"
+#include "shell.h"
 #include "asm/csr.h"
 
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
@@ -202,6 +203,19 @@ unsigned long fgraph_unbalanced_returns(void)
 {
 	return unbalanced;
 }
+
+/* `fgraph`: what the core holds per task, and whether it ever lost track. */
+static int cmd_fgraph(struct shell_out *out, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	sh_printf(out, "ret_stack: %d entries of %zu bytes per task\n",
+		  FTRACE_RETFUNC_DEPTH, sizeof(struct ftrace_ret_stack));
+	sh_printf(out, "unbalanced returns: %lu\n",
+		  fgraph_unbalanced_returns());
+	return 0;
+}
+SHELL_COMMAND("fgraph", cmd_fgraph,
+	      "the function graph core: ret_stack size, unbalanced returns");
 
 /* ---- ret_stack per task ------------------------------------------------ */
 
