@@ -14,6 +14,7 @@
 #include "fgraph.h"
 #include "workloads.h"
 #include "trace_targets.h"
+#include "printk.h"
 #include "trace.h"
 
 #define MAX_EVENTS	512
@@ -315,7 +316,45 @@ static void graph_test_busy(struct kunit *t)
 	stop_graph();
 }
 
+#define COST_LOOPS	1000
+
+/* Instructions per call of a hooked function, the loop included. */
+static unsigned long cost_per_call(void)
+{
+	unsigned long flags = local_irq_save();
+	u64 start = rdinstret();
+	long i;
+
+	for (i = 0; i < COST_LOOPS; i++)
+		ftrace_test_target1(i);
+	start = rdinstret() - start;
+	local_irq_restore(flags);
+	return start / COST_LOOPS;
+}
+
+/*
+ * The issue's budget for a traced call, entry and return with a
+ * one-function filter: 500 instructions (Linux 6.1: 1527). Exact only
+ * under -icount shift=0; test_function_graph_golden.py runs it there.
+ */
+static void graph_test_cost(struct kunit *t)
+{
+	unsigned long base, traced;
+	u64 a = rdinstret(), b = rdinstret();
+
+	if (b - a >= 4)
+		KUNIT_SKIP(t, "needs qemu -icount shift=0");
+	base = cost_per_call();
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_target1"), 0);
+	traced = cost_per_call();
+	stop_graph();
+	console_printf("    # cost per call: untraced %lu, traced %lu (+%lu)\n",
+		       base, traced, traced - base);
+	KUNIT_EXPECT_TRUE(t, traced - base <= 500);
+}
+
 SELFTEST_SUITE(function_graph,
+	       KUNIT_CASE(graph_test_cost),
 	       KUNIT_CASE(graph_test_fib_177),
 	       KUNIT_CASE(graph_test_max_depth),
 	       KUNIT_CASE(graph_test_thresh),
