@@ -39,7 +39,9 @@ static inline u64 fgraph_clock(void)
 
 void ftrace_graph_set_clock(u64 (*clock)(void))
 {
-	WRITE_ONCE(graph_clock, clock == trace_clock_local_ticks ? NULL : clock);
+	if (clock == trace_clock_local_ticks)
+		clock = NULL;
+	WRITE_ONCE(graph_clock, clock);
 }
 
 /*
@@ -137,10 +139,9 @@ static noinline __noreturn void empty_ret_stack(struct task *t)
 	      t->pid);
 }
 
-static __always_inline void ftrace_pop_return_trace(struct task *t,
-						    struct ftrace_graph_ret *trace,
-						    unsigned long *ret,
-						    unsigned long frame_pointer)
+static __always_inline void
+ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
+			unsigned long *ret, unsigned long frame_pointer)
 {
 	int index = t->curr_ret_stack;
 	struct ftrace_ret_stack *rs;

@@ -67,27 +67,39 @@ static void update_graph_filtered(void)
 /* ---- which calls are recorded ------------------------------------------- */
 
 /*
- * set_graph_function: trace this call if the hash is empty or holds
- * it; a match marks the task as inside it until it returns. The depth
- * is kept to know which return that is.
+ * set_graph_function: is this call traced? Yes when the hash is empty,
+ * inside one of its functions, or at one: then *starts.
  */
-static inline bool ftrace_graph_addr(struct ftrace_graph_ent *trace)
+static inline bool ftrace_graph_addr(struct ftrace_graph_ent *trace,
+				     bool *starts)
 {
 	struct ftrace_hash *hash = READ_ONCE(ftrace_graph_hash);
+
+	*starts = false;
+	if (!hash || (current->trace_recursion & TRACE_GRAPH))
+		return true;
+	*starts = ftrace_lookup_ip_in_hash(hash, trace->func);
+	return *starts;
+}
+
+/*
+ * A set_graph_function function's entry is in the buffer: the task is
+ * inside it until the return at this depth. Marked only now, unlike
+ * Linux, so an interrupt that comes in between is not drawn before the
+ * call it interrupted. Entered in an interrupt, it is traced even with
+ * funcgraph-irqs off.
+ */
+static inline void ftrace_graph_start(struct ftrace_graph_ent *trace)
+{
 	struct task *t = current;
 	unsigned long rec;
 
-	if (likely(!hash))
-		return true;
-	if (!ftrace_lookup_ip_in_hash(hash, trace->func))
-		return false;
 	rec = t->trace_recursion & ~(TRACE_GRAPH_DEPTH_MASK | TRACE_IRQ);
-	rec |= TRACE_GRAPH | (unsigned long)trace->depth << TRACE_GRAPH_DEPTH_SHIFT;
-	/* Entered from an interrupt: trace it even with funcgraph-irqs off. */
+	rec |= TRACE_GRAPH;
+	rec |= (unsigned long)trace->depth << TRACE_GRAPH_DEPTH_SHIFT;
 	if (in_hardirq())
 		rec |= TRACE_IRQ;
 	t->trace_recursion = rec;
-	return true;
 }
 
 /* The set_graph_function function at this depth returns: leave it. */
@@ -100,16 +112,19 @@ static inline void ftrace_graph_addr_finish(struct task *t, int depth)
 		t->trace_recursion = rec & ~TRACE_GRAPH;
 }
 
-static inline bool ftrace_graph_ignore_func(struct ftrace_graph_ent *trace)
+static inline bool ftrace_graph_ignore_func(struct ftrace_graph_ent *trace,
+					    bool *starts)
 {
-	return !((current->trace_recursion & TRACE_GRAPH) ||
-		 ftrace_graph_addr(trace)) ||
-	       (fgraph_max_depth && (unsigned int)trace->depth >= fgraph_max_depth);
+	unsigned int max_depth = READ_ONCE(fgraph_max_depth);
+
+	return !ftrace_graph_addr(trace, starts) ||
+	       (max_depth && (unsigned int)trace->depth >= max_depth);
 }
 
-static inline bool ftrace_graph_ignore_irqs(void)
+static inline bool ftrace_graph_ignore_irqs(bool starts)
 {
-	if (!ftrace_graph_skip_irqs || (current->trace_recursion & TRACE_IRQ))
+	if (!ftrace_graph_skip_irqs || starts ||
+	    (current->trace_recursion & TRACE_IRQ))
 		return false;
 	return in_hardirq();
 }
@@ -121,7 +136,7 @@ static inline bool ftrace_graph_notrace_addr(unsigned long addr)
 	return unlikely(hash) && ftrace_lookup_ip_in_hash(hash, addr);
 }
 
-/* ---- recording ------------------------------------------------------------ */
+/* ---- recording ----------------------------------------------------------- */
 
 /* The entry's context is taken once its room is had: nothing waits on it. */
 static __always_inline int __trace_graph_entry(struct trace_array *tr,
@@ -148,27 +163,27 @@ static __always_inline int graph_entry_record(struct trace_array *tr,
 	trace_save_cmdline_fast(tr);
 	if (tracing_thresh)
 		return 1;		/* only returns are recorded */
-	if (likely(__trace_graph_entry(tr, trace)))
-		return 1;
-	/* It will not return here. */
-	ftrace_graph_addr_finish(current, trace->depth);
-	return 0;
+	return __trace_graph_entry(tr, trace);
 }
 
 /* The filters, in Linux's order (set_ftrace_pid before the graph ones). */
 static noinline int trace_graph_entry_filtered(struct ftrace_graph_ent *trace)
 {
 	struct trace_array *tr = graph_array;
+	bool starts;
 
 	if (ftrace_graph_notrace_addr(trace->func)) {
 		/* Hooked all the same: its return clears the bit. */
 		current->trace_recursion |= TRACE_GRAPH_NOTRACE;
 		return 1;
 	}
-	if (ftrace_pid_ignored(tr) || ftrace_graph_ignore_func(trace) ||
-	    ftrace_graph_ignore_irqs())
+	if (ftrace_pid_ignored(tr) ||
+	    ftrace_graph_ignore_func(trace, &starts) ||
+	    ftrace_graph_ignore_irqs(starts) || !graph_entry_record(tr, trace))
 		return 0;
-	return graph_entry_record(tr, trace);
+	if (starts)
+		ftrace_graph_start(trace);
+	return 1;
 }
 
 /*
@@ -210,8 +225,8 @@ static __always_inline void __trace_graph_return(struct trace_array *tr,
  * Leaves a set_graph_function or set_graph_notrace function; false if
  * this return is not recorded.
  */
-static __always_inline bool graph_return_recorded(struct task *t,
-						  struct ftrace_graph_ret *trace)
+static __always_inline bool
+graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 {
 	ftrace_graph_addr_finish(t, trace->depth);
 	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
@@ -260,7 +275,7 @@ static struct fgraph_ops funcgraph_ops = {
 	.retfunc = trace_graph_return,
 };
 
-/* ---- the tracer ------------------------------------------------------------ */
+/* ---- the tracer ---------------------------------------------------------- */
 
 /* Hooks what set_ftrace_filter allows, like the function tracer. */
 static int graph_trace_init(struct trace_array *tr)
@@ -316,7 +331,7 @@ static struct tracer graph_trace = {
 };
 register_tracer_initcall(graph_trace);
 
-/* ---- set_graph_function, set_graph_notrace --------------------------------- */
+/* ---- set_graph_function, set_graph_notrace ------------------------------- */
 
 static struct ftrace_hash **graph_hash_ptr(bool is_notrace)
 {

@@ -68,7 +68,7 @@ static void stop_graph(void)
 	tracing_reset_online_cpus(&global_trace);
 }
 
-/* Run fn(arg) on this CPU with interrupts off: its events stay in order here. */
+/* fn(arg) with interrupts off: its events, in order, on one CPU. */
 static int run_here(long (*fn)(long), long arg)
 {
 	unsigned long flags = local_irq_save();
@@ -90,10 +90,13 @@ static void read_events(struct graph_log *log, int cpu)
 	ring_buffer_reader_lock(global_trace.buffer);
 	while ((e = ring_buffer_consume(global_trace.buffer, cpu, &ts, NULL)) &&
 	       log->n < MAX_EVENTS) {
+		unsigned int type;
+
 		r = ring_buffer_event_data(e);
+		type = entry_type(&r->ent);
 		log->ev[log->n++] = (struct graph_ev){
-			entry_type(&r->ent), r->func, r->depth,
-			entry_type(&r->ent) == TRACE_GRAPH_RET ? r->duration : 0,
+			type, r->func, r->depth,
+			type == TRACE_GRAPH_RET ? r->duration : 0,
 		};
 	}
 	ring_buffer_reader_unlock(global_trace.buffer);
@@ -128,7 +131,8 @@ static struct nest_check check_nesting(struct graph_log *log)
 		struct graph_ev *e = &log->ev[i];
 
 		if (e->type == TRACE_GRAPH_ENT) {
-			c.balanced &= e->depth == sp && sp < FTRACE_RETFUNC_DEPTH;
+			c.balanced &= e->depth == sp &&
+				      sp < FTRACE_RETFUNC_DEPTH;
 			if (!c.balanced)
 				break;
 			stack[sp++] = e->func;
@@ -155,10 +159,15 @@ static struct graph_log *alloc_log(struct kunit *t)
 	return log;
 }
 
+static unsigned long fib_site(void)
+{
+	return ftrace_location((unsigned long)ftrace_test_fib);
+}
+
 /* set_graph_function: the fib tree and nothing else, all of it. */
 static void graph_test_fib_177(struct kunit *t)
 {
-	unsigned long fib_ip = ftrace_location((unsigned long)ftrace_test_fib);
+	unsigned long fib_ip = fib_site();
 	struct graph_log *log = alloc_log(t);
 	struct nest_check c;
 
@@ -210,8 +219,7 @@ static void graph_test_thresh(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
 	KUNIT_EXPECT_EQ(t, tracing_set_thresh(&global_trace, 1), 0);
 	read_events(log, run_here(ftrace_test_fib, 10));
-	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT,
-				 ftrace_location((unsigned long)ftrace_test_fib)), 0);
+	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, fib_site()), 0);
 	for (i = 0; i < log->n; i++)
 		slow += trace_clock_to_ns(&global_trace, log->ev[i].duration) >=
 			1000;

@@ -62,7 +62,7 @@ static bool context_info(struct trace_iterator *iter)
 	return iter->trace_flags & TRACE_ITER_CONTEXT_INFO;
 }
 
-/* ---- the columns ------------------------------------------------------------ */
+/* ---- the columns --------------------------------------------------------- */
 
 /* Width of the CPU column: the digits of the highest CPU number. */
 static int max_bytes_for_cpu(void)
@@ -352,7 +352,8 @@ static void print_graph_return(struct trace_iterator *iter, u32 flags)
 	if (func_match && !(flags & TRACE_GRAPH_PRINT_TAIL))
 		seq_puts(s, "}\n");
 	else
-		seq_printf(s, "} /* %ps */\n", (void *)(unsigned long)ret->func);
+		seq_printf(s, "} /* %ps */\n",
+			   (void *)(unsigned long)ret->func);
 	print_graph_irq(iter, ret->func, TRACE_GRAPH_RET, entry_pid(iter->ent),
 			flags);
 }
@@ -395,7 +396,7 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 	}
 }
 
-/* ---- the header ------------------------------------------------------------ */
+/* ---- the header ---------------------------------------------------------- */
 
 void print_graph_headers(struct trace_iterator *iter)
 {
@@ -425,7 +426,7 @@ void print_graph_headers(struct trace_iterator *iter)
 	seq_puts(s, "               |   |   |   |\n");
 }
 
-/* ---- per open file ------------------------------------------------------------ */
+/* ---- per open file ------------------------------------------------------- */
 
 void graph_trace_open(struct trace_iterator *iter)
 {

@@ -163,7 +163,7 @@ static int trace_clock_store(char *buf, struct file *file, long data)
 	return tracing_set_clock(&global_trace, strim(buf));
 }
 
-/* ---- tracing_thresh, max_graph_depth --------------------------------------- */
+/* ---- tracing_thresh, max_graph_depth ------------------------------------- */
 
 /* In us, as written (Linux's tracing_nsecs_read). */
 static void tracing_thresh_show(struct seq_buf *s, long data)
