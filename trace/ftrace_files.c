@@ -57,12 +57,14 @@ static struct ftrace_hash *ff_copy(const struct ftrace_filter_file *ff)
 	return ftrace_ops_hash_copy(&global_trace.ops, !ff->is_notrace);
 }
 
-static int ff_install(const struct ftrace_filter_file *ff,
-		      struct ftrace_hash *hash)
+/* At close, where an error cannot be reported any more. */
+static void ff_install(const struct ftrace_filter_file *ff,
+		       struct ftrace_hash *hash)
 {
 	if (ff->graph)
-		return ftrace_graph_set_hash(hash, ff->is_notrace);
-	return ftrace_ops_set_hash(&global_trace.ops, hash, !ff->is_notrace);
+		ftrace_graph_set_hash(hash, ff->is_notrace);
+	else
+		ftrace_ops_set_hash(&global_trace.ops, hash, !ff->is_notrace);
 }
 
 struct hash_show {

@@ -292,7 +292,7 @@ enum {
 extern unsigned int fgraph_max_depth;
 void ftrace_graph_set_max_depth(unsigned int depth);
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
-int ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 
 /* trace_graph_output.c: function_graph's text */
 void graph_trace_open(struct trace_iterator *iter);

@@ -354,7 +354,7 @@ struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
  * once no entry callback can still be looking at it: they all run with
  * preemption off, so one synchronize_sched is enough.
  */
-int ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
 {
 	struct ftrace_hash **dst = graph_hash_ptr(is_notrace), *old;
 
@@ -371,7 +371,6 @@ int ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
 		synchronize_sched();
 		free_ftrace_hash(old);
 	}
-	return 0;
 }
 
 /* max_graph_depth: 0 is no limit. */

@@ -39,9 +39,10 @@ static int set_hash(const char *glob, bool graph, bool is_notrace)
 		free_ftrace_hash(hash);
 		return -EINVAL;
 	}
-	if (graph)
-		return ftrace_graph_set_hash(hash, is_notrace);
-	return ftrace_ops_set_hash(&global_trace.ops, hash, !is_notrace);
+	if (!graph)
+		return ftrace_ops_set_hash(&global_trace.ops, hash, !is_notrace);
+	ftrace_graph_set_hash(hash, is_notrace);
+	return 0;
 }
 
 /* function_graph on: only sites_glob's sites are hooked. */
