@@ -19,6 +19,10 @@ struct ftrace_regs;
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
+/* The trampolines' empty callback: one `ret` (mcount-dyn.S). */
+void ftrace_stub(unsigned long ip, unsigned long parent_ip,
+		 struct ftrace_ops *op, struct ftrace_regs *fregs);
+
 enum {
 	FTRACE_OPS_FL_ENABLED			= 1 << 0,
 	FTRACE_OPS_FL_SAVE_REGS			= 1 << 1,
@@ -150,6 +154,18 @@ enum {
 	TRACE_CTX_NORMAL,
 	TRACE_CTX_IRQ,
 	TRACE_CTX_MAX,
+	/* ftrace_ops_list_func's own two, apart from the callbacks' */
+	TRACE_LIST_START = TRACE_CTX_MAX,
+	/*
+	 * function_graph's (trace_functions_graph.c): the task is inside
+	 * a set_graph_function function, entered at the depth kept in the
+	 * bits from TRACE_GRAPH_DEPTH_SHIFT, and from an interrupt or not;
+	 * or inside a set_graph_notrace function.
+	 */
+	TRACE_GRAPH_BIT = TRACE_LIST_START + TRACE_CTX_MAX,
+	TRACE_GRAPH_NOTRACE_BIT,
+	TRACE_IRQ_BIT,
+	TRACE_GRAPH_DEPTH_SHIFT,
 };
 
 /* For a caller that has current at hand already. */

@@ -177,6 +177,19 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 	return 0;
 }
 
+/* set_graph_function's and set_graph_notrace's: not written here. */
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
+{
+	(void)is_notrace;
+	abort();
+}
+
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
+{
+	(void)hash, (void)is_notrace;
+	abort();
+}
+
 int ftrace_enable_sysctl(int enable)
 {
 	sysctl_called = true;
@@ -288,7 +301,10 @@ static void check_filter(struct fuzz_in *in, bool filter)
 {
 	static char text[TEXT_MAX];
 	static struct expect e;
-	struct inode inode = { .private = filter ? (void *)1 : NULL };
+	struct inode inode = {
+		.private = filter ? (void *)&set_ftrace_filter :
+				    (void *)&set_ftrace_notrace,
+	};
 	struct file file = { .inode = &inode, .flags = O_WRONLY | O_TRUNC };
 	size_t len = 0, n;
 	bool failed = false;
