@@ -168,6 +168,20 @@ def test_ftrace_filter_limits_graph(k):
     reset_graph(k)
 
 
+def test_set_ftrace_pid(k):
+    """set_ftrace_pid keeps other tasks' calls out of the graph too."""
+    reset_graph(k)
+    write(k, 'set_graph_function', 'fib')
+    write(k, 'set_ftrace_pid', '1')
+    write(k, 'current_tracer', 'function_graph')
+    write(k, 'trace', '')
+    k.run('run fib 5')
+    k.check(''.join(calls(cat(k, 'trace'))), '')
+    write(k, 'set_ftrace_pid', '')
+    assert len(calls(traced(k, 'run fib 5'))) == len(fib_tree(5))
+    reset_graph(k)
+
+
 def test_max_graph_depth_1(k):
     """Unfiltered, depth 1 (reference h2): only outermost calls."""
     reset_graph(k)
