@@ -222,6 +222,21 @@ def test_tracing_thresh(k):
     reset_graph(k)
 
 
+def test_lost_entry_named(k):
+    """References 03, g1: a return whose entry was overwritten names its
+    function. fib(15)'s 1973 calls take 79 KB; the buffer keeps 11."""
+    reset_graph(k)
+    write(k, 'buffer_size_kb', '8')
+    write(k, 'set_graph_function', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    lines = calls(traced(k, 'run fib 15'))
+    cpu, depth, text, _ = parse(lines[-1])
+    assert (depth, text) == (0, '} /* fib */'), lines[-1]
+    assert [parse(l)[1:3] for l in lines].count((0, 'fib() {')) == 0
+    write(k, 'buffer_size_kb', '1408')
+    reset_graph(k)
+
+
 def fib2_trace(k):
     """fib(2)'s three calls in the buffer; returns the CPU they ran on."""
     reset_graph(k)
