@@ -19,10 +19,6 @@ struct ftrace_regs;
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
-/* The trampolines' empty callback: one `ret` (mcount-dyn.S). */
-void ftrace_stub(unsigned long ip, unsigned long parent_ip,
-		 struct ftrace_ops *op, struct ftrace_regs *fregs);
-
 enum {
 	FTRACE_OPS_FL_ENABLED			= 1 << 0,
 	FTRACE_OPS_FL_SAVE_REGS			= 1 << 1,
@@ -168,15 +164,12 @@ enum {
 	TRACE_GRAPH_DEPTH_SHIFT,
 };
 
-static inline int ftrace_test_recursion_trylock(unsigned long ip,
-						unsigned long parent_ip)
+/* For a caller that has current at hand already. */
+static inline int __ftrace_test_recursion_trylock(struct task *t)
 {
-	struct task *t = current;
 	int bit = (t->preempt_count & HARDIRQ_MASK) ? TRACE_CTX_IRQ :
 						      TRACE_CTX_NORMAL;
 
-	(void)ip;
-	(void)parent_ip;
 	if (t->trace_recursion & (1UL << bit))
 		return -1;
 	t->trace_recursion |= 1UL << bit;
@@ -184,10 +177,23 @@ static inline int ftrace_test_recursion_trylock(unsigned long ip,
 	return bit;
 }
 
-static inline void ftrace_test_recursion_unlock(int bit)
+static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 {
 	barrier();
-	current->trace_recursion &= ~(1UL << bit);
+	t->trace_recursion &= ~(1UL << bit);
+}
+
+static inline int ftrace_test_recursion_trylock(unsigned long ip,
+						unsigned long parent_ip)
+{
+	(void)ip;
+	(void)parent_ip;
+	return __ftrace_test_recursion_trylock(current);
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	__ftrace_test_recursion_unlock(current, bit);
 }
 
 /* The arch half (arch/riscv/kernel/ftrace.c). */

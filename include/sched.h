@@ -124,6 +124,8 @@ struct task *find_task_by_pid(int pid);
 int for_each_task(int (*fn)(struct task *t, void *data), void *data);
 void sched_register_task_hook(void (*on_create)(struct task *t),
 			      void (*on_free)(struct task *t));
+void sched_register_switch_hook(void (*fn)(struct task *prev,
+					  struct task *next));
 u64 jiffies(void);
 
 #endif

@@ -319,4 +319,5 @@ void trace_init(void)
 	if (register_ftrace_commands())
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
+	tracing_start_cmdline_record();
 }

@@ -114,18 +114,15 @@ struct ftrace_graph_ret_entry {
 
 /*
  * The context word of an event recorded now, without its type.
- * irqflags: sstatus, or what local_irq_save returned when interrupts
- * went off just for the recording. dec: preemption levels the tracing
- * path itself added (the trampoline raised preempt_count by one), so
- * the depth shows the traced code's.
+ * dec: preemption levels the tracing path itself added (the trampoline
+ * raised preempt_count by one), so the depth shows the traced code's.
  */
-static inline u32 tracing_gen_ctx_flags(unsigned long irqflags,
-					unsigned int dec)
+static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
 {
-	struct task *t = current;
 	unsigned int pc = t->preempt_count;
 	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
-	u32 flags = (irqflags & SSTATUS_SIE) ? 0 : TRACE_FLAG_IRQS_OFF;
+	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
+		    TRACE_FLAG_IRQS_OFF;
 
 	if (this_cpu()->need_resched)
 		flags |= TRACE_FLAG_NEED_RESCHED;
@@ -137,7 +134,7 @@ static inline u32 tracing_gen_ctx_flags(unsigned long irqflags,
 
 static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 {
-	return tracing_gen_ctx_flags(csr_read(sstatus), dec);
+	return __tracing_gen_ctx_dec(current, dec);
 }
 
 /* ---- options (trace_options, options/) -------------------------------- */
@@ -301,8 +298,6 @@ void print_graph_headers(struct trace_iterator *iter);
 enum print_line_t print_graph_function(struct trace_iterator *iter);
 
 /* trace_functions.c */
-void trace_function(struct trace_array *tr, unsigned long ip,
-		    unsigned long parent_ip, u32 trace_ctx);
 int register_ftrace_commands(void);
 
 /* trace_stacktrace.c */
@@ -314,16 +309,8 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 
 /* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
 void tracing_record_cmdline(struct task *t);
+void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
-static inline void trace_save_cmdline_fast(struct trace_array *tr)
-{
-	extern int trace_cmdline_last_pid[NR_CPUS];
-	struct task *t = current;
-
-	if (unlikely(trace_cmdline_last_pid[this_cpu()->id] != t->pid) &&
-	    (tr->trace_flags & TRACE_ITER_RECORD_CMD))
-		tracing_record_cmdline(t);
-}
 
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
