@@ -19,10 +19,6 @@ struct ftrace_regs;
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
-/* The trampolines' empty callback: one `ret` (mcount-dyn.S). */
-void ftrace_stub(unsigned long ip, unsigned long parent_ip,
-		 struct ftrace_ops *op, struct ftrace_regs *fregs);
-
 enum {
 	FTRACE_OPS_FL_ENABLED			= 1 << 0,
 	FTRACE_OPS_FL_SAVE_REGS			= 1 << 1,

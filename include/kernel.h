@@ -26,12 +26,6 @@
 #ifndef __always_inline		/* the host tests' libc has one */
 #define __always_inline	inline __attribute__((always_inline))
 #endif
-/*
- * A hot leaf of the tracer (the ring buffer's writer): no frame record,
- * five instructions fewer per call. A backtrace from inside it shows
- * it by its pc alone.
- */
-#define __no_frame	__attribute__((optimize("omit-frame-pointer")))
 #define __noreturn	__attribute__((noreturn))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __maybe_unused	__attribute__((unused))

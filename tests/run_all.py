@@ -13,10 +13,10 @@ booted with `-append selftest` on 1 and 4 CPUs, one result per case
 line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function (a module may set SMP, APPEND and QEMU_ARGS for its
-kernel). Independent QEMUs run in parallel. A binary that was not built
-(no clang for the sanitized ones) is a skipped result. The last line
-is `N passed, N failed` (and `, N skipped`); the exit status is 1 if
-any test failed.
+kernel). Independent QEMUs run in parallel. A binary that
+was not built (no clang for the sanitized ones) is a skipped result.
+The last line is `N passed, N failed` (and `, N skipped`); the exit
+status is 1 if any test failed.
 """
 
 import argparse

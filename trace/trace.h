@@ -113,18 +113,16 @@ struct ftrace_graph_ret_entry {
 };
 
 /*
- * The context word of an event task t records now, without its type.
- * irqflags: sstatus, or what local_irq_save returned when interrupts
- * went off just for the recording. dec: preemption levels the tracing
- * path itself added (the trampoline raised preempt_count by one), so
- * the depth shows the traced code's.
+ * The context word of an event recorded now, without its type.
+ * dec: preemption levels the tracing path itself added (the trampoline
+ * raised preempt_count by one), so the depth shows the traced code's.
  */
-static inline u32 __tracing_gen_ctx(struct task *t, unsigned long irqflags,
-				    unsigned int dec)
+static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
 {
 	unsigned int pc = t->preempt_count;
 	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
-	u32 flags = (irqflags & SSTATUS_SIE) ? 0 : TRACE_FLAG_IRQS_OFF;
+	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
+		    TRACE_FLAG_IRQS_OFF;
 
 	if (this_cpu()->need_resched)
 		flags |= TRACE_FLAG_NEED_RESCHED;
@@ -132,18 +130,6 @@ static inline u32 __tracing_gen_ctx(struct task *t, unsigned long irqflags,
 		flags |= TRACE_FLAG_HARDIRQ;
 	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
 	       flags << TRACE_CTX_FLAGS_SHIFT;
-}
-
-/* For a caller that has current at hand already. */
-static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
-{
-	return __tracing_gen_ctx(t, csr_read(sstatus), dec);
-}
-
-static inline u32 tracing_gen_ctx_flags(unsigned long irqflags,
-					unsigned int dec)
-{
-	return __tracing_gen_ctx(current, irqflags, dec);
 }
 
 static inline u32 tracing_gen_ctx_dec(unsigned int dec)

@@ -136,33 +136,22 @@ static inline bool ftrace_graph_notrace_addr(unsigned long addr)
 	return unlikely(hash) && ftrace_lookup_ip_in_hash(hash, addr);
 }
 
-/* ---- recording ----------------------------------------------------------- */
-
-/* The entry's context is taken once its room is had: nothing waits on it. */
-static __always_inline int __trace_graph_entry(struct trace_array *tr,
-					       struct ftrace_graph_ent *trace)
-{
-	struct ring_buffer_event *event;
-	struct ftrace_graph_ent_entry *entry;
-
-	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
-	if (unlikely(!event))
-		return 0;
-	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT;
-	entry->func = trace->func;
-	entry->depth = trace->depth;
-	ring_buffer_unlock_commit(tr->buffer);
-	return 1;
-}
+/* ---- recording ------------------------------------------------------- */
 
 /* Record the entry, or with tracing_thresh only hook the return. */
 static __always_inline int graph_entry_record(struct trace_array *tr,
 					      struct ftrace_graph_ent *trace)
 {
+	struct ftrace_graph_ent_entry entry;
+
 	if (tracing_thresh)
 		return 1;		/* only returns are recorded */
-	return __trace_graph_entry(tr, trace);
+	entry = (struct ftrace_graph_ent_entry){
+		.ent.ctx = tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
+		.func = trace->func,
+		.depth = trace->depth,
+	};
+	return !ring_buffer_write(tr->buffer, sizeof(entry), &entry);
 }
 
 /* The filters, in Linux's order (set_ftrace_pid before the graph ones). */
@@ -187,8 +176,11 @@ static noinline int trace_graph_entry_filtered(struct ftrace_graph_ent *trace)
 
 /*
  * At every hooked site, preemption off (the trampoline's). Returns 1
- * to hook the function's return, 0 to let it return untraced.
+ * to hook the function's return, 0 to let it return untraced. No frame
+ * record of its own, as the function tracer's callback: s0 still points
+ * at prepare_ftrace_return's, which chains to the trampoline's.
  */
+__attribute__((optimize("omit-frame-pointer")))
 int trace_graph_entry(struct ftrace_graph_ent *trace)
 {
 	struct trace_array *tr = graph_array;
@@ -200,24 +192,6 @@ int trace_graph_entry(struct ftrace_graph_ent *trace)
 	if (ftrace_pid_ignored(tr))
 		return 0;
 	return graph_entry_record(tr, trace);
-}
-
-static __always_inline void __trace_graph_return(struct trace_array *tr,
-						 struct ftrace_graph_ret *trace,
-						 unsigned long irqflags)
-{
-	struct ring_buffer_event *event;
-	struct ftrace_graph_ret_entry *entry;
-
-	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
-	if (unlikely(!event))
-		return;
-	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = tracing_gen_ctx_flags(irqflags, 0) | TRACE_GRAPH_RET;
-	entry->func = trace->func;
-	entry->depth = trace->depth;
-	entry->duration = trace->rettime - trace->calltime;
-	ring_buffer_unlock_commit(tr->buffer);
 }
 
 /*
@@ -237,31 +211,42 @@ graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 
 /*
  * Returns run with preemption on (return_to_handler is no trampoline):
- * interrupts go off for the reservation, as in Linux. The task's comm
- * was saved at its entry.
+ * interrupts go off for the write, as in Linux.
  */
-static __always_inline void graph_record_return(struct ftrace_graph_ret *trace)
+static __always_inline void graph_record_return(struct task *t,
+						struct ftrace_graph_ret *trace)
 {
+	struct ftrace_graph_ret_entry entry = {
+		.ent.ctx = __tracing_gen_ctx_dec(t, 0) | TRACE_GRAPH_RET,
+		.func = trace->func,
+		.depth = trace->depth,
+		.duration = trace->rettime - trace->calltime,
+	};
 	unsigned long flags = local_irq_save();
 
-	__trace_graph_return(graph_array, trace, flags);
+	ring_buffer_write(graph_array->buffer, sizeof(entry), &entry);
 	local_irq_restore(flags);
 }
 
+/* No frame record either: s0 is ftrace_return_to_handler's. */
+__attribute__((optimize("omit-frame-pointer")))
 void trace_graph_return(struct ftrace_graph_ret *trace)
 {
-	if (graph_return_recorded(current, trace))
-		graph_record_return(trace);
+	struct task *t = current;
+
+	if (graph_return_recorded(t, trace))
+		graph_record_return(t, trace);
 }
 
 /* tracing_thresh (ns): only calls that took at least that long. */
 static void trace_graph_thresh_return(struct ftrace_graph_ret *trace)
 {
 	u64 duration = trace->rettime - trace->calltime;
+	struct task *t = current;
 
-	if (graph_return_recorded(current, trace) &&
+	if (graph_return_recorded(t, trace) &&
 	    trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
-		graph_record_return(trace);
+		graph_record_return(t, trace);
 }
 
 static struct fgraph_ops funcgraph_thresh_ops = {
