@@ -110,6 +110,7 @@ static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
 
 /* Records, for tracefs and the patchsite command. */
 struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip);
+unsigned long ftrace_location(unsigned long addr);
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 			void *data);
 unsigned long ftrace_nr_records(void);

@@ -124,6 +124,8 @@ static void ftrace_process_locs(void)
 	unsigned long *loc = __start_mcount_loc, i;
 
 	nr_records = __stop_mcount_loc - __start_mcount_loc;
+	if (!nr_records)
+		return;		/* FTRACE=none: nothing was instrumented */
 	nr_pages = ALIGN_UP(nr_records * sizeof(*records), PAGE_SIZE) /
 		   PAGE_SIZE;
 	records = alloc_pages(nr_pages);
@@ -182,6 +184,33 @@ struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip)
 			hi = mid;
 	}
 	return NULL;
+}
+
+/*
+ * Linux's ftrace_location: the site of the traced function that addr is
+ * in, or 0. A patchable site is the function's first instruction, but
+ * -pg's call of _mcount sits after the prologue, so a function's own
+ * address is not its record's ip there.
+ */
+unsigned long ftrace_location(unsigned long addr)
+{
+	unsigned long size, offset, start, lo = 0, hi = nr_records;
+
+	if (ftrace_lookup_ip(addr))
+		return addr;
+	if (!kallsyms_lookup(addr, &size, &offset))
+		return 0;
+	start = addr - offset;
+	while (lo < hi) {		/* the first record at or past start */
+		unsigned long mid = (lo + hi) / 2;
+
+		if (records[mid].ip < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr_records && records[lo].ip < start + size ?
+	       records[lo].ip : 0;
 }
 
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
@@ -444,8 +473,7 @@ static void remove_ftrace_ops(struct ftrace_ops *ops)
 static unsigned long rec_target(const struct dyn_ftrace *rec,
 				unsigned long flag)
 {
-	return (rec->flags & flag) ? (unsigned long)ftrace_regs_caller :
-				     (unsigned long)ftrace_caller;
+	return (rec->flags & flag) ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
 static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
@@ -550,13 +578,30 @@ static void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	if (!ops->func_hash)
 		ops->func_hash = &ops->local_hash;
-	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+	if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) &&
+	    ftrace_regs_supported())
 		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
 	if ((ops->flags & FTRACE_OPS_FL_RECURSION) &&
 	    ops->func != ftrace_ops_assist_func) {
 		ops->saved_func = ops->func;
 		ops->func = ftrace_ops_assist_func;
 	}
+}
+
+/*
+ * IPMODIFY changes regs->epc, so it needs the regs. Without them (-pg)
+ * neither it nor SAVE_REGS can be had; SAVE_REGS_IF_SUPPORTED ops then
+ * get a NULL fregs, as seed 001 promises.
+ */
+static bool ftrace_ops_regs_ok(const struct ftrace_ops *ops)
+{
+	unsigned long regs = FTRACE_OPS_FL_SAVE_REGS |
+			     FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED;
+
+	if (!ftrace_regs_supported())
+		return !(ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
+				       FTRACE_OPS_FL_IPMODIFY));
+	return !(ops->flags & FTRACE_OPS_FL_IPMODIFY) || (ops->flags & regs);
 }
 
 static int ftrace_startup(struct ftrace_ops *ops, int command)
@@ -569,9 +614,7 @@ static int ftrace_startup(struct ftrace_ops *ops, int command)
 		return -EBUSY;
 	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
 		return -EBUSY;
-	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
-	    !(ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
-			    FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)))
+	if (!ftrace_ops_regs_ok(ops))
 		return -EINVAL;
 	ftrace_ops_init(ops);
 	h = ops->func_hash;
@@ -812,7 +855,8 @@ int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
 	struct ftrace_hash *hash;
 	int ret = 0;
 
-	if (!ftrace_lookup_ip(ip))
+	ip = ftrace_location(ip);
+	if (!ip)
 		return -ENOENT;
 	mutex_lock(&ftrace_lock);
 	hash = start_hash(ops, true, reset);
