@@ -19,11 +19,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 # FTRACE=mcount:    classic -pg, `call _mcount` after the prologue
 # FTRACE=none:      no instrumentation at all (the baseline for `make bench`)
 FTRACE	?= patchable
-ifeq ($(FTRACE),patchable)
-B	?= build
-else
-B	?= build/$(FTRACE)
-endif
+build_dir = $(if $(filter patchable,$(1)),build,build/$(1))
+B	?= $(call build_dir,$(FTRACE))
 
 ifeq ($(V),1)
 Q :=
@@ -138,6 +135,17 @@ debug: deps $(B)/kernel.elf
 deps:
 	@scripts/deps.sh
 
+# Per-call cost of a traced function in every mode: -icount makes
+# instret count instructions, and one CPU keeps the count undisturbed.
+BENCH_MODES := none patchable mcount
+bench: deps
+	$(Q)$(foreach m,$(BENCH_MODES),$(MAKE) --no-print-directory FTRACE=$(m) \
+		B=$(call build_dir,$(m)) all >/dev/null &&) true
+	$(Q)$(foreach m,$(BENCH_MODES),echo "FTRACE=$(m):" && \
+		$(QEMU) -machine virt -smp 1 -m $(MEM) -nographic -bios default \
+		-icount shift=0 -kernel $(call build_dir,$(m))/kernel.elf \
+		-append bench | grep '^bench:' &&) true
+
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
@@ -168,6 +176,7 @@ help:
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
 	@echo "  test           host unit tests, selftests and console tests"
+	@echo "  bench          per-call cost of tracing, in each FTRACE mode"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"

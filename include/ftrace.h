@@ -108,6 +108,9 @@ static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
 	return (struct pt_regs *)fregs;
 }
 
+/* `-append bench` (trace/ftrace_bench.c): the per-call cost of tracing. */
+void ftrace_bench(void);
+
 /* Records, for tracefs and the patchsite command. */
 struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip);
 unsigned long ftrace_location(unsigned long addr);

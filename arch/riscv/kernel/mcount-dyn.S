@@ -20,7 +20,7 @@
  *   sp+8             t0 (resume pc)  \ record 2, fp2 = sp+16 = s0
  *   sp+0             fp1             /
  *
- * Cost with the stub installed: 45 instructions, all of them here.
+ * Cost with the stub installed: 48 instructions, all of them here.
  */
 #include "asm/ptrace.h"
 #include "asm/ftrace.h"
@@ -78,15 +78,18 @@ ftrace_stub:
  *                 restored, handed out as       it is an ordinary call,
  *                 pt_regs (SAVE_REGS, IPMODIFY) so nothing to save and
  *                                               no pt_regs to offer
- *   graph hijack  the ra slot of this frame     the ra the prologue
- *                                               saved at s0 - 8
- *   disabled      1 insn (nop)                  2 insns (mv, nop) plus
- *                                               the frame -pg forces on
- *                                               leaf functions
- *   enabled       45 insns here                 28 insns here
+ *   graph hijack  the ra that ftrace_caller     the ra that the prologue
+ *                 saved and will restore        saved at s0 - 8
+ *   disabled      1 insn (nop)                  2 insns (mv, nop) and
+ *                                               6 more: the call makes
+ *                                               a leaf save ra and keep
+ *                                               its argument in s1
+ *   enabled       48 insns here (with the stub) 28 insns here
  *
- * Measured per call of a trivial function (`make bench`, rdinstret):
- * none 6, patchable 7 off / 59 on, mcount 17 off / 47 on.
+ * `make bench` (rdinstret, one loop iteration calling a 6-instruction
+ * leaf, 11 instructions untraced): patchable 12 disabled and 65 with a
+ * 6-instruction callback; mcount 19 disabled and 52 with it. -pg costs
+ * more when off, and less when on.
  *
  * Entry: ra = the site + 4 (back into the traced function), a0 = the
  * traced function's return address (parent_ip), s0 = its frame pointer,
