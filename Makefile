@@ -149,6 +149,8 @@ bench: deps
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
+# Python host tests (of the scripts) run as they are.
+HOST_PY_TESTS := $(wildcard tests/host/test_*.py)
 # -iquote: "string.h" is include/string.h, <string.h> the host's own.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 	       -iquote include -Iarch/riscv/include -Itrace -Itests/host
@@ -169,7 +171,7 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 	$(PYTHON) scripts/kallsyms.py $< > $@
 
 test: deps $(B)/kernel.elf $(HOST_BINS)
-	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY_TESTS)
 
 help:
 	@echo "Targets:"
