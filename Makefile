@@ -116,7 +116,8 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py
+$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py \
+		 $(RECORDMCOUNT)
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
@@ -139,12 +140,13 @@ deps:
 # instret count instructions, and one CPU keeps the count undisturbed.
 BENCH_MODES := none patchable mcount
 bench: deps
-	$(Q)$(foreach m,$(BENCH_MODES),$(MAKE) --no-print-directory FTRACE=$(m) \
-		B=$(call build_dir,$(m)) all >/dev/null &&) true
+	$(Q)$(foreach m,$(BENCH_MODES),$(MAKE) --no-print-directory \
+		FTRACE=$(m) B=$(call build_dir,$(m)) all >/dev/null &&) true
 	$(Q)$(foreach m,$(BENCH_MODES),echo "FTRACE=$(m):" && \
-		$(QEMU) -machine virt -smp 1 -m $(MEM) -nographic -bios default \
-		-icount shift=0 -kernel $(call build_dir,$(m))/kernel.elf \
-		-append bench | grep '^bench:' &&) true
+		$(QEMU) -machine virt -smp 1 -m $(MEM) -nographic \
+		-bios default -icount shift=0 \
+		-kernel $(call build_dir,$(m))/kernel.elf -append bench | \
+		grep '^bench:' &&) true
 
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)

@@ -124,8 +124,8 @@ static void ftrace_process_locs(void)
 	unsigned long *loc = __start_mcount_loc, i;
 
 	nr_records = __stop_mcount_loc - __start_mcount_loc;
-	if (!nr_records)
-		return;		/* FTRACE=none: nothing was instrumented */
+	if (!nr_records)	/* FTRACE=none: nothing is instrumented */
+		return;
 	nr_pages = ALIGN_UP(nr_records * sizeof(*records), PAGE_SIZE) /
 		   PAGE_SIZE;
 	records = alloc_pages(nr_pages);
@@ -578,9 +578,13 @@ static void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	if (!ops->func_hash)
 		ops->func_hash = &ops->local_hash;
-	if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) &&
-	    ftrace_regs_supported())
-		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	/* SAVE_REGS_IF_SUPPORTED decides alone whether SAVE_REGS holds. */
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) {
+		if (ftrace_regs_supported())
+			ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		else
+			ops->flags &= ~FTRACE_OPS_FL_SAVE_REGS;
+	}
 	if ((ops->flags & FTRACE_OPS_FL_RECURSION) &&
 	    ops->func != ftrace_ops_assist_func) {
 		ops->saved_func = ops->func;
@@ -589,19 +593,20 @@ static void ftrace_ops_init(struct ftrace_ops *ops)
 }
 
 /*
- * IPMODIFY changes regs->epc, so it needs the regs. Without them (-pg)
- * neither it nor SAVE_REGS can be had; SAVE_REGS_IF_SUPPORTED ops then
- * get a NULL fregs, as seed 001 promises.
+ * IPMODIFY changes regs->epc, so it needs the regs. Where sites have
+ * none (-pg) neither it nor SAVE_REGS can be had, while
+ * SAVE_REGS_IF_SUPPORTED ops get a NULL fregs, as seed 001 promises.
  */
 static bool ftrace_ops_regs_ok(const struct ftrace_ops *ops)
 {
-	unsigned long regs = FTRACE_OPS_FL_SAVE_REGS |
-			     FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED;
+	unsigned long f = ops->flags;
+	bool if_supported = f & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED;
 
-	if (!ftrace_regs_supported())
-		return !(ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
-				       FTRACE_OPS_FL_IPMODIFY));
-	return !(ops->flags & FTRACE_OPS_FL_IPMODIFY) || (ops->flags & regs);
+	if (ftrace_regs_supported())
+		return !(f & FTRACE_OPS_FL_IPMODIFY) ||
+		       (f & FTRACE_OPS_FL_SAVE_REGS) || if_supported;
+	return !(f & FTRACE_OPS_FL_IPMODIFY) &&
+	       (!(f & FTRACE_OPS_FL_SAVE_REGS) || if_supported);
 }
 
 static int ftrace_startup(struct ftrace_ops *ops, int command)

@@ -447,12 +447,21 @@ static void save_regs_on_site(struct kunit *t, struct ftrace_ops *ops)
 	expect_args_seen(t);
 }
 
-/* Accepted everywhere; pt_regs exactly where sites have them. */
-static void save_regs_if_supported(struct kunit *t, struct ftrace_ops *ops)
+/*
+ * SAVE_REGS_IF_SUPPORTED (which makes SAVE_REGS beside it irrelevant)
+ * is accepted everywhere, with pt_regs exactly where sites have them.
+ */
+static void save_regs_if_supported(struct kunit *t, unsigned long flags)
 {
-	KUNIT_EXPECT_EQ(t, register_ftrace_function(ops), 0);
+	struct ftrace_ops ops = { .func = save_args, .flags = flags,
+				  .name = "regs-if-supported" };
+
+	ftrace_set_filter(&ops, "ftrace_test_args", 16, 1);
+	memset(&seen, 0, sizeof(seen));
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&ops), 0);
 	call_args();
-	unregister_ftrace_function(ops);
+	unregister_ftrace_function(&ops);
+	ftrace_free_ops_hashes(&ops);
 	KUNIT_EXPECT_EQ(t, seen.calls, 1);
 	KUNIT_EXPECT_EQ(t, seen.without_regs, !ftrace_regs_supported());
 	if (ftrace_regs_supported())
@@ -468,23 +477,19 @@ static void save_regs_sees_args(struct kunit *t)
 {
 	struct ftrace_ops ops = { .func = save_args, .name = "regs",
 				  .flags = FTRACE_OPS_FL_SAVE_REGS };
-	struct ftrace_ops maybe = {
-		.func = save_args, .name = "regs-if-supported",
-		.flags = FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_args", 16, 1);
-	ftrace_set_filter(&maybe, "ftrace_test_args", 16, 1);
 	memset(&seen, 0, sizeof(seen));
 	if (ftrace_regs_supported())
 		save_regs_on_site(t, &ops);
 	else
 		KUNIT_EXPECT_EQ(t, register_ftrace_function(&ops), -EINVAL);
-	memset(&seen, 0, sizeof(seen));
-	save_regs_if_supported(t, &maybe);
 	ftrace_free_ops_hashes(&ops);
-	ftrace_free_ops_hashes(&maybe);
+	save_regs_if_supported(t, FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED);
+	save_regs_if_supported(t, FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED |
+				  FTRACE_OPS_FL_SAVE_REGS);
 }
 
 static void redirect(unsigned long ip, unsigned long parent_ip,

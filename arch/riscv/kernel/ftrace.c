@@ -60,11 +60,12 @@ static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
 
 static bool tramp_is_pristine(const struct ftrace_tramp *t)
 {
+	unsigned long call = (unsigned long)t->call;
 	u32 expect;
 
-	return !riscv_insn_jal((unsigned long)t->call,
-			       (unsigned long)ftrace_stub, RV_REG_RA, &expect) &&
-	       riscv_insn_read((unsigned long)t->call) == expect &&
+	return !riscv_insn_jal(call, (unsigned long)ftrace_stub, RV_REG_RA,
+			       &expect) &&
+	       riscv_insn_read(call) == expect &&
 	       riscv_insn_read((unsigned long)t->graph_call) == RISCV_INSN_NOP;
 }
 

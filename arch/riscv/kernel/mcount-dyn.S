@@ -141,8 +141,8 @@ ftrace_graph_call:
 	.globl ftrace_graph_caller
 	.balign 4
 ftrace_graph_caller:
-	ld	t1, -16(s0)			/* the traced function's s0 */
-	ld	a1, -8(s0)			/* the site + 4 */
+	ld	t1, -16(s0)		/* the traced function's s0 */
+	ld	a1, -8(s0)		/* the site + 4 */
 	addi	sp, sp, -16
 	sd	ra, 8(sp)
 	sd	s0, 0(sp)
