@@ -19,8 +19,11 @@ export PYTHONDONTWRITEBYTECODE := 1
 # FTRACE=mcount:    classic -pg, `call _mcount` after the prologue
 # FTRACE=none:      no instrumentation at all (the baseline for `make bench`)
 FTRACE	?= patchable
-build_dir = $(if $(filter patchable,$(1)),build,build/$(1))
-B	?= $(call build_dir,$(FTRACE))
+ifeq ($(FTRACE),patchable)
+B	?= build
+else
+B	?= build/$(FTRACE)
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -134,32 +137,18 @@ debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
 
 deps:
-	@scripts/deps.sh
-
-# Per-call cost of a traced function in every mode: -icount makes
-# instret count instructions, and one CPU keeps the count undisturbed.
-BENCH_MODES := none patchable mcount
-bench: deps
-	$(Q)$(foreach m,$(BENCH_MODES),$(MAKE) --no-print-directory \
-		FTRACE=$(m) B=$(call build_dir,$(m)) all >/dev/null &&) true
-	$(Q)$(foreach m,$(BENCH_MODES),echo "FTRACE=$(m):" && \
-		$(QEMU) -machine virt -smp 1 -m $(MEM) -nographic \
-		-bios default -icount shift=0 \
-		-kernel $(call build_dir,$(m))/kernel.elf -append bench | \
-		grep '^bench:' &&) true
+	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) scripts/deps.sh
 
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
-# Python host tests (of the scripts) run as they are.
-HOST_PY_TESTS := $(wildcard tests/host/test_*.py)
-# -iquote: "string.h" is include/string.h, <string.h> the host's own.
+# The host test of scripts/recordmcount.py is Python, run as it is.
+HOST_PY_TESTS := tests/host/test_recordmcount.py
+# Host tests #include the kernel sources they test; -MMD tracks which.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
-	       -iquote include -Iarch/riscv/include -Itrace -Itests/host
+	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
 
-# Host tests #include the kernel sources they test, so depend on them all.
-$(B)/host/%: tests/host/%.c $(wildcard lib/*.c lib/*.h include/*.h tests/host/*.h \
-	     arch/riscv/kernel/*.c arch/riscv/include/asm/*.h)
+$(B)/host/%: tests/host/%.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) $< -o $@
 
@@ -175,12 +164,20 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY_TESTS)
 
+# Instruction counts under -icount: this build, the uninstrumented
+# baseline and the -pg build, each booted with -smp 1.
+bench: deps
+	$(MAKE) FTRACE=patchable all
+	$(MAKE) FTRACE=none all
+	$(MAKE) FTRACE=mcount all
+	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
 	@echo "  test           host unit tests, selftests and console tests"
-	@echo "  bench          per-call cost of tracing, in each FTRACE mode"
+	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
@@ -189,4 +186,4 @@ help:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(HOST_BINS:=.d)

@@ -94,6 +94,9 @@ int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,
 		      int reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *buf, int len,
 		       int reset);
+int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
+			bool filter);
+struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter);
 int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
 			 int remove, int reset);
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
@@ -108,15 +111,14 @@ static inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
 	return (struct pt_regs *)fregs;
 }
 
-/* `-append bench` (trace/ftrace_bench.c): the per-call cost of tracing. */
-void ftrace_bench(void);
-
 /* Records, for tracefs and the patchsite command. */
 struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip);
-unsigned long ftrace_location(unsigned long addr);
+unsigned long ftrace_location(unsigned long ip);
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 			void *data);
 unsigned long ftrace_nr_records(void);
+/* Why a selftest that needs call sites skips in an FTRACE=none kernel. */
+#define FTRACE_SKIP_NO_SITES	"FTRACE=none: the kernel has no call sites"
 unsigned long ftrace_nr_pages(void);
 unsigned long ftrace_update_time_insns(void);
 void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);

@@ -38,5 +38,6 @@
 #define ERR_PTR(e)	((void *)(long)(e))
 #define PTR_ERR(p)	((long)(p))
 #define IS_ERR(p)	IS_ERR_VALUE((unsigned long)(p))
+#define IS_ERR_OR_NULL(p) (!(p) || IS_ERR(p))
 
 #endif

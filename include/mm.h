@@ -34,14 +34,21 @@ unsigned long mm_failures_injected(void);
 /* Sv39 */
 void mmu_init(u64 mem_base, u64 mem_size);
 void mmu_enable(void);
-bool kernel_text_addr(unsigned long a);
+static inline bool kernel_text_addr(unsigned long a)
+{
+	return a >= (unsigned long)_text && a < (unsigned long)_etext;
+}
 bool kernel_stack_addr(unsigned long a);
 
 /* The text-poke alias: a temporary writable mapping of a text page. */
+#define FIXMAP_BASE	0x40000000UL
 #define FIX_TEXT_POKE0	0
 #define FIX_TEXT_POKE1	1
 void *fixmap_map(int idx, unsigned long pa);
-void *fixmap_map_addr(int idx);
+static inline void *fixmap_map_addr(int idx)
+{
+	return (void *)(FIXMAP_BASE + idx * PAGE_SIZE);
+}
 void fixmap_clear(int idx);
 
 #endif

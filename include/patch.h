@@ -10,6 +10,7 @@
 
 extern struct mutex text_mutex;
 
+int patch_insn32(void *addr, u32 insn);
 int patch_insn_write(void *addr, const void *insns, size_t len);
 void patch_unmap(void);
 void flush_icache_all(void);

@@ -37,6 +37,7 @@ void console_write(const char *s, size_t n);
 void console_puts(const char *s);
 int console_printf(const char *fmt, ...) __printf(1, 2);
 int console_getc(void);		/* sleeps until a byte arrives */
+int console_trygetc(void);	/* -EAGAIN if no byte is there */
 void console_set_owner(struct task *t);
 void console_lock(void);
 void console_unlock(void);

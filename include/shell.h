@@ -1,8 +1,59 @@
 /*
- * shell.h: the console shell (kernel/shell.c), the first kernel thread.
+ * shell.h: the console shell (kernel/shell.c), the first kernel thread,
+ * its command table and the one output path every command writes to.
  */
 #ifndef _SHELL_H
 #define _SHELL_H
+
+#include "kernel.h"
+
+struct file;
+struct inode;
+
+#define SHELL_LINE_MAX	255	/* characters in a command line */
+
+/*
+ * A command's standard output: the console, or the file that `>` or
+ * `>>` opened. The first failed write is kept in error and ends output;
+ * the shell reports it as bash does ("sh: write error: ...").
+ */
+struct shell_out {
+	struct file *file;	/* NULL: the console */
+	int error;
+};
+
+void sh_write(struct shell_out *out, const char *buf, size_t n);
+void sh_puts(struct shell_out *out, const char *s);
+void sh_printf(struct shell_out *out, const char *fmt, ...) __printf(2, 3);
+/* Standard error: always the console, never redirected. */
+void sh_err(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * A command: fn gets the words of its line (argv[0] is its name) and
+ * returns 0 or an exit status. SHELL_COMMAND places one in the
+ * .shell_cmds section, so any file can add a command.
+ */
+struct shell_command {
+	const char *name;
+	int (*fn)(struct shell_out *out, int argc, char **argv);
+	const char *help;
+};
+
+#define SHELL_COMMAND(cname, cfn, chelp)				\
+	static const struct shell_command __shell_cmd_##cfn		\
+		__section(".shell_cmds") __used __aligned(8) = {	\
+		cname, cfn, chelp }
+
+extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
+
+#define for_each_shell_command(c) \
+	for ((c) = __start_shell_cmds; (c) < __stop_shell_cmds; (c)++)
+
+const struct shell_command *shell_find_command(const char *name);
+
+/* The shell's current directory, which relative paths start from. */
+struct inode *shell_cwd(void);
+void shell_set_cwd(struct inode *dir);
 
 void shell_main(void *arg);
 

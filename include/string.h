@@ -1,10 +1,8 @@
 /*
  * string.h: the freestanding string and memory functions of lib/string.c.
- * Host tests get the standard ones from libc's <string.h>, whose include
- * guard is _STRING_H: hence this one's name.
  */
-#ifndef _KERNEL_STRING_H
-#define _KERNEL_STRING_H
+#ifndef _RVF_STRING_H
+#define _RVF_STRING_H
 
 #include "types.h"
 
@@ -21,7 +19,8 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #else
-#include <string.h>
+/* -Iinclude makes <string.h> this file: reach past it to the host's. */
+#include_next <string.h>
 #endif
 size_t strlcpy(char *d, const char *s, size_t n);
 size_t strlcat(char *d, const char *s, size_t n);

@@ -13,5 +13,8 @@ long ftrace_test_args(long a0, long a1, long a2, long a3, long a4, long a5,
 long ftrace_test_redirected(long a);
 long ftrace_test_replacement(long a);
 long bench_target(long a);
+long ftrace_test_fib(long n);
+long ftrace_test_deep(long n);
+long ftrace_test_backtrace(long n, unsigned long *ras, int max);
 
 #endif

@@ -2,6 +2,10 @@
  * vfs.h: a small virtual file system of directories and files, each file
  * with its own operations (kernel/vfs.c). ramfs (/tmp) keeps bytes in
  * memory; tracefs (/sys/kernel/tracing) generates them.
+ *
+ * Conventions: functions returning an int give 0 or a negative errno;
+ * vfs_lookup, vfs_mkdir and vfs_create return NULL on failure, as
+ * Linux's tracefs_create_file does (vfs_walk says why a lookup failed).
  */
 #ifndef _VFS_H
 #define _VFS_H
@@ -19,16 +23,22 @@
 #define O_CREAT		0x40
 #define O_TRUNC		0x200
 #define O_APPEND	0x400
+#define O_NONBLOCK	0x800
 
+#define S_IFMT		0170000
 #define S_IFDIR		0040000
 #define S_IFREG		0100000
+#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+#define S_IRUGO		0444
+#define S_IWUGO		0222
 
 struct inode;
 struct file;
 
 /*
- * A file's operations. read and write work at file->pos and return the
- * bytes moved or a negative errno; release runs at close and may fail
+ * A file's operations. read and write work at file->pos, advance it and
+ * return the bytes moved or a negative errno; open sees file->flags
+ * (O_TRUNC, O_APPEND) and may fail; release runs at close and may fail
  * (Linux's set_ftrace_filter checks some input only at close).
  */
 struct file_operations {
@@ -38,6 +48,14 @@ struct file_operations {
 	int (*release)(struct inode *inode, struct file *file);
 };
 
+/*
+ * A directory's operations: create makes a regular file for open's
+ * O_CREAT. A directory without it refuses new files (-EACCES).
+ */
+struct inode_operations {
+	struct inode *(*create)(struct inode *dir, const char *name);
+};
+
 struct inode {
 	char name[NAME_MAX];
 	unsigned int mode;		/* S_IFDIR or S_IFREG | permission bits */
@@ -45,9 +63,11 @@ struct inode {
 	struct list_head children;	/* of a directory */
 	struct list_head sibling;
 	const struct file_operations *fops;
+	const struct inode_operations *iops;	/* of a directory */
 	void *private;			/* for the file's operations */
 	char *data;			/* ramfs contents */
 	size_t size, capacity;
+	int open_count;			/* open files; vfs_remove refuses */
 };
 
 struct file {
@@ -60,12 +80,16 @@ struct file {
 void vfs_init(void);
 struct inode *vfs_root(void);
 struct inode *vfs_lookup(struct inode *cwd, const char *path);
+int vfs_walk(struct inode *cwd, const char *path, struct inode **out);
 struct inode *vfs_mkdir(struct inode *parent, const char *name);
 struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
 int vfs_path(struct inode *inode, char *buf, size_t size);
+/* fn runs under the tree's spinlock: it must not sleep. */
+int vfs_for_each_child(struct inode *dir,
+		       int (*fn)(struct inode *child, void *data), void *data);
 
 int vfs_open(struct inode *cwd, const char *path, int flags,
 	     struct file **out);
@@ -75,7 +99,9 @@ int vfs_close(struct file *f);
 
 /*
  * A helper for generated files: fill a buffer once at open (or at the
- * first read) and serve reads from it, as Linux's seq_file does.
+ * first read) and serve reads from it, as Linux's seq_file does. The
+ * buffer starts at size bytes and doubles as text is added; overflow
+ * says an allocation failed and the text is cut short.
  */
 struct seq_buf {
 	char *buf;
@@ -88,5 +114,8 @@ void seq_free(struct seq_buf *s);
 void seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
 void seq_puts(struct seq_buf *s, const char *str);
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n);
+
+/* ramfs (kernel/ramfs.c): a directory whose files live in memory. */
+struct inode *ramfs_mount(struct inode *parent, const char *name);
 
 #endif

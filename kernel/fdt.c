@@ -3,6 +3,8 @@
  * harts under /cpus, timebase-frequency, /chosen/bootargs and the UART,
  * PLIC and test devices, into struct boot_info. Nothing of this is
  * hard-coded: QEMU's -m, -smp and -append all arrive through here.
+ * Every read is checked against the header's block sizes, so a corrupt
+ * blob fails with -EINVAL instead of walking off into memory.
  */
 #include "kernel.h"
 #include "string.h"
@@ -26,16 +28,23 @@ struct fdt_header {
 struct node {
 	const char *name;
 	const char *compatible;		/* a string list */
-	int compat_len;
+	u32 compat_len;
 	const char *device_type;
-	const u32 *reg;
-	int reg_len;
+	const u8 *reg;
+	u32 reg_len;
 	u32 irq;
 	bool disabled;
-	int addr_cells, size_cells;	/* for its children */
+	u32 addr_cells, size_cells;	/* for its children */
 };
 
 struct boot_info boot_info;
+
+/* The structure block being walked, and the strings block it names. */
+struct cursor {
+	const u8 *p, *end;
+	const char *strings;
+	u32 strings_size;
+};
 
 static u32 be32(const void *p)
 {
@@ -44,20 +53,26 @@ static u32 be32(const void *p)
 	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
 }
 
-static u64 read_cells(const u32 *p, int n)
+static u64 read_cells(const u8 *p, int n)
 {
 	u64 v = 0;
 
-	while (n--)
-		v = v << 32 | be32(p++);
+	for (; n--; p += 4)
+		v = v << 32 | be32(p);
 	return v;
+}
+
+/* A property value is a string only if it ends inside its own length. */
+static bool is_string(const void *val, u32 len)
+{
+	return len && ((const char *)val)[len - 1] == 0;
 }
 
 static bool compatible_with(const struct node *n, const char *want)
 {
-	const char *s = n->compatible;
+	const char *s = n->compatible, *end = s + n->compat_len;
 
-	while (s && s < n->compatible + n->compat_len) {
+	while (s && s < end) {
 		if (!strcmp(s, want))
 			return true;
 		s += strlen(s) + 1;
@@ -65,47 +80,53 @@ static bool compatible_with(const struct node *n, const char *want)
 	return false;
 }
 
-static void prop(struct node *n, const char *name, const void *val, int len)
+static void prop(struct node *n, const char *name, const void *val, u32 len)
 {
-	if (!strcmp(name, "compatible")) {
+	if (!strcmp(name, "compatible") && is_string(val, len)) {
 		n->compatible = val;
 		n->compat_len = len;
-	} else if (!strcmp(name, "device_type")) {
+	} else if (!strcmp(name, "device_type") && is_string(val, len)) {
 		n->device_type = val;
 	} else if (!strcmp(name, "reg")) {
 		n->reg = val;
 		n->reg_len = len;
 	} else if (!strcmp(name, "interrupts") && len >= 4) {
 		n->irq = be32(val);
-	} else if (!strcmp(name, "status")) {
+	} else if (!strcmp(name, "status") && is_string(val, len)) {
 		n->disabled = strcmp(val, "okay") && strcmp(val, "ok");
-	} else if (!strcmp(name, "#address-cells")) {
+	} else if (!strcmp(name, "#address-cells") && len == 4) {
 		n->addr_cells = be32(val);
-	} else if (!strcmp(name, "#size-cells")) {
+	} else if (!strcmp(name, "#size-cells") && len == 4) {
 		n->size_cells = be32(val);
 	}
 }
 
-static void chosen_prop(struct boot_info *bi, const char *name,
-			const char *val)
+/* Does the node's reg hold at least an address and n_sizes sizes? */
+static bool reg_fits(const struct node *n, int ac, int sc, int n_sizes)
 {
-	if (!strcmp(name, "bootargs"))
-		strlcpy(bi->bootargs, val, sizeof(bi->bootargs));
+	if (!n->reg || ac < 1 || ac > 2 || sc < 0 || sc > 2)
+		return false;
+	return n->reg_len >= (u32)(ac + n_sizes * sc) * 4;
 }
 
 /* A node is complete: keep what the kernel needs of it. */
 static void node_done(struct boot_info *bi, const struct node *n,
 		      const struct node *parent)
 {
-	int ac = parent->addr_cells, sc = parent->size_cells;
-	u64 addr = n->reg ? read_cells(n->reg, ac) : 0;
+	int ac = (int)parent->addr_cells, sc = (int)parent->size_cells;
+	u64 addr;
 
-	if (n->device_type && !strcmp(n->device_type, "memory") && n->reg) {
-		bi->mem_base = addr;
-		bi->mem_size = read_cells(n->reg + ac, sc);
-	} else if (n->device_type && !strcmp(n->device_type, "cpu") &&
-		   n->reg && !n->disabled && bi->nr_harts < NR_CPUS) {
-		bi->hartids[bi->nr_harts++] = addr;
+	if (!reg_fits(n, ac, sc, 0))
+		return;
+	addr = read_cells(n->reg, ac);
+	if (n->device_type && !strcmp(n->device_type, "memory")) {
+		if (reg_fits(n, ac, sc, 1)) {
+			bi->mem_base = addr;
+			bi->mem_size = read_cells(n->reg + ac * 4, sc);
+		}
+	} else if (n->device_type && !strcmp(n->device_type, "cpu")) {
+		if (!n->disabled && bi->nr_harts < NR_CPUS)
+			bi->hartids[bi->nr_harts++] = addr;
 	} else if (compatible_with(n, "ns16550a") && !bi->uart_base) {
 		bi->uart_base = addr;
 		bi->uart_irq = n->irq;
@@ -117,62 +138,121 @@ static void node_done(struct boot_info *bi, const struct node *n,
 	}
 }
 
-static int walk(const u8 *blob, const struct fdt_header *h,
-		struct boot_info *bi)
+/* Step over n bytes padded to 4; false if they run past the block. */
+static bool advance(struct cursor *c, size_t n)
 {
-	const u8 *p = blob + be32(&h->off_dt_struct);
-	const u8 *end = p + be32(&h->size_dt_struct);
-	const char *strings = (const char *)blob + be32(&h->off_dt_strings);
+	n = ALIGN_UP(n, 4);
+	if (n > (size_t)(c->end - c->p))
+		return false;
+	c->p += n;
+	return true;
+}
+
+static int begin_node(struct cursor *c, struct node *n)
+{
+	size_t len = strnlen((const char *)c->p, c->end - c->p);
+
+	if (len == (size_t)(c->end - c->p))
+		return -EINVAL;		/* the name runs off the block */
+	memset(n, 0, sizeof(*n));
+	n->name = (const char *)c->p;
+	n->addr_cells = 2;
+	n->size_cells = 1;
+	return advance(c, len + 1) ? 0 : -EINVAL;
+}
+
+/* A property: its value lies in the block, its name in the strings. */
+static int property(struct cursor *c, struct node *stack, int depth,
+		    struct boot_info *bi)
+{
+	u32 len, nameoff;
+	const char *name;
+	const u8 *val;
+
+	if (c->end - c->p < 8)
+		return -EINVAL;
+	len = be32(c->p);
+	nameoff = be32(c->p + 4);
+	val = c->p + 8;
+	if (nameoff >= c->strings_size ||
+	    strnlen(c->strings + nameoff, c->strings_size - nameoff) ==
+	    c->strings_size - nameoff)
+		return -EINVAL;
+	if (!advance(c, 8) || !advance(c, len))
+		return -EINVAL;
+	name = c->strings + nameoff;
+	prop(&stack[depth], name, val, len);
+	/* Depth 1 is the root node, so its child /chosen is at depth 2. */
+	if (depth == 2 && !strcmp(stack[2].name, "chosen") &&
+	    !strcmp(name, "bootargs") && is_string(val, len))
+		strlcpy(bi->bootargs, (const char *)val, sizeof(bi->bootargs));
+	if (!strcmp(name, "timebase-frequency") && len == 4)
+		bi->timebase = be32(val);
+	return 0;
+}
+
+static int walk(struct cursor *c, struct boot_info *bi)
+{
 	struct node stack[MAX_DEPTH + 1];
-	int depth = 0;
+	int depth = 0, err = 0;
 
 	memset(stack, 0, sizeof(stack));
 	stack[0].addr_cells = 2;
 	stack[0].size_cells = 1;
-	while (p < end) {
-		u32 tok = be32(p);
+	while (!err && c->end - c->p >= 4) {
+		u32 tok = be32(c->p);
 
-		p += 4;
+		c->p += 4;
 		if (tok == FDT_BEGIN_NODE) {
 			if (++depth > MAX_DEPTH)
 				return -EINVAL;
-			memset(&stack[depth], 0, sizeof(stack[depth]));
-			stack[depth].name = (const char *)p;
-			stack[depth].addr_cells = 2;
-			stack[depth].size_cells = 1;
-			p += ALIGN_UP(strlen((const char *)p) + 1, 4);
+			err = begin_node(c, &stack[depth]);
 		} else if (tok == FDT_END_NODE) {
 			if (depth < 1)
 				return -EINVAL;
 			node_done(bi, &stack[depth], &stack[depth - 1]);
 			depth--;
 		} else if (tok == FDT_PROP) {
-			u32 len = be32(p), nameoff = be32(p + 4);
-			const char *name = strings + nameoff;
-
-			prop(&stack[depth], name, p + 8, len);
-			if (depth == 2 && !strcmp(stack[2].name, "chosen"))
-				chosen_prop(bi, name, (const char *)p + 8);
-			if (!strcmp(name, "timebase-frequency") && len == 4)
-				bi->timebase = be32(p + 8);
-			p += 8 + ALIGN_UP(len, 4);
+			err = property(c, stack, depth, bi);
 		} else if (tok == FDT_END) {
 			return 0;
 		} else if (tok != FDT_NOP) {
 			return -EINVAL;
 		}
 	}
-	return -EINVAL;
+	return -EINVAL;		/* no FDT_END inside the block */
+}
+
+/* Both blocks must lie inside totalsize; u64 sums cannot wrap. */
+static bool block_fits(u32 off, u32 size, u32 total)
+{
+	return (u64)off + size <= total;
 }
 
 int fdt_parse(const void *dtb, struct boot_info *bi)
 {
 	const struct fdt_header *h = dtb;
+	struct cursor c;
+	u32 off_struct;
 
 	memset(bi, 0, sizeof(*bi));
-	if (!dtb || be32(&h->magic) != FDT_MAGIC)
+	/* The header must fit before reading fields past totalsize. */
+	if (!dtb || be32(&h->magic) != FDT_MAGIC ||
+	    be32(&h->totalsize) < sizeof(*h))
 		return -EINVAL;
-	return walk(dtb, h, bi);
+	off_struct = be32(&h->off_dt_struct);
+	/* size_dt_struct, which bounds the walk, exists from version 17. */
+	if (be32(&h->version) < 17 || off_struct % 4 ||
+	    !block_fits(off_struct, be32(&h->size_dt_struct),
+			be32(&h->totalsize)) ||
+	    !block_fits(be32(&h->off_dt_strings), be32(&h->size_dt_strings),
+			be32(&h->totalsize)))
+		return -EINVAL;
+	c.p = (const u8 *)dtb + off_struct;
+	c.end = c.p + be32(&h->size_dt_struct);
+	c.strings = (const char *)dtb + be32(&h->off_dt_strings);
+	c.strings_size = be32(&h->size_dt_strings);
+	return walk(&c, bi);
 }
 
 /* Is word one of the space-separated words of the kernel command line? */

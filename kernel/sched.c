@@ -200,9 +200,13 @@ void sleep_on(void *chan, spinlock_t *lock)
 	spin_lock(lock);
 }
 
+/*
+ * The tick now in progress is partly over, so count one more than the
+ * ticks ms spans: msleep sleeps at least ms, as Linux's does.
+ */
 void msleep(unsigned long ms)
 {
-	u64 until = jiffies_count + (ms * HZ + 999) / 1000;
+	u64 until = jiffies_count + (ms * HZ + 999) / 1000 + 1;
 	unsigned long flags = spin_lock_irqsave(&rq_lock);
 
 	tick_sleepers++;
@@ -234,14 +238,20 @@ void scheduler_tick(void)
 		c->need_resched = true;
 }
 
+/*
+ * Sleep until told to reschedule: by the IPI of a wake-up that picked
+ * this CPU (kick_cpu_for), or by the tick while tasks wait. Polling the
+ * run queue instead makes every idle CPU hammer rq_lock whenever a task
+ * pinned elsewhere waits in it, and starves the CPU that could run it.
+ */
 static void idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (!this_cpu()->need_resched && list_empty(&runqueue))
+		if (!this_cpu()->need_resched)
 			wfi();
 		local_irq_enable();
-		if (this_cpu()->need_resched || !list_empty(&runqueue))
+		if (this_cpu()->need_resched)
 			schedule();
 	}
 }

@@ -1,42 +1,149 @@
 /*
- * shell.c: the console shell: read a line, run a command.
+ * shell.c: the console shell. It reads a line, splits it into words
+ * (lib/cmdline.c), opens a `>` or `>>` redirect and runs the command
+ * from the .shell_cmds table with its output going there. Ctrl-C marks
+ * the console's owner: a command polls current->sigpending, and the
+ * shell then drops the typed-ahead input up to the Ctrl-C, as a tty
+ * flushes its input on an interrupt.
  */
 #include "kernel.h"
-#include "printk.h"
 #include "shell.h"
-#include "string.h"
+#include "readline.h"
+#include "name_list.h"
+#include "cmdline.h"
+#include "vfs.h"
 #include "sched.h"
-#include "selftest.h"
+#include "printk.h"
+#include "string.h"
+#include "init.h"
+#include "asm/csr.h"
 
-static int read_line(char *buf, int size)
+#define CTRL_C		0x03
+
+static struct inode *cwd;
+
+struct inode *shell_cwd(void)
 {
-	int n = 0, c;
+	return cwd ? cwd : vfs_root();
+}
 
-	while ((c = console_getc()) != '\r' && c != '\n') {
-		if (n < size - 1) {
-			buf[n++] = (char)c;
-			console_putc((char)c);
-		}
+void shell_set_cwd(struct inode *dir)
+{
+	cwd = dir;
+}
+
+const struct shell_command *shell_find_command(const char *name)
+{
+	const struct shell_command *cmd;
+
+	for_each_shell_command(cmd)
+		if (!strcmp(cmd->name, name))
+			return cmd;
+	return NULL;
+}
+
+static int open_redirect(const struct cmdline *cl, struct shell_out *out)
+{
+	int flags = O_WRONLY | O_CREAT | (cl->append ? O_APPEND : O_TRUNC);
+	int err;
+
+	if (!cl->redirect)
+		return 0;
+	err = vfs_open(shell_cwd(), cl->redirect, flags, &out->file);
+	if (err)
+		sh_err("sh: %s: %s\n", cl->redirect, strerror_text(err));
+	return err;
+}
+
+/* Close the redirect: release may still refuse what was written. */
+static void finish_output(struct shell_out *out)
+{
+	int err = out->file ? vfs_close(out->file) : 0;
+
+	if (!out->error)
+		out->error = err;
+	if (out->error)
+		sh_err("sh: write error: %s\n", strerror_text(out->error));
+}
+
+/* As bash does, the redirect is opened even for an unknown command. */
+static void run_line(char *line)
+{
+	struct shell_out out = { NULL, 0 };
+	const struct shell_command *cmd = NULL;
+	struct cmdline cl;
+
+	if (parse_cmdline(line, &cl)) {
+		sh_err("sh: %s\n", cl.error);
+		return;
 	}
-	console_putc('\n');
-	buf[n] = 0;
-	return n;
+	if (open_redirect(&cl, &out))
+		return;
+	if (cl.argc) {
+		cmd = shell_find_command(cl.argv[0]);
+		if (cmd)
+			cmd->fn(&out, cl.argc, cl.argv);
+		else
+			sh_err("sh: %s: command not found\n", cl.argv[0]);
+	}
+	finish_output(&out);
+}
+
+/* Drop input typed before the Ctrl-C that interrupted a command. */
+static void discard_interrupted_input(void)
+{
+	int c;
+
+	do
+		c = console_trygetc();
+	while (c >= 0 && c != CTRL_C);
+	console_write("^C\n", 3);
+}
+
+static void make_prompt(char *prompt, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (vfs_path(shell_cwd(), path, sizeof(path)) < 0)
+		strlcpy(path, "?", sizeof(path));
+	snprintf(prompt, size, "rvftrace:%s# ", path);
 }
 
 void shell_main(void *arg)
 {
-	char line[256];
+	char line[SHELL_LINE_MAX + 1], prompt[PATH_MAX + 16];
 
 	(void)arg;
 	console_set_owner(current);
+	boot_instret = rdinstret();
 	for (;;) {
-		console_puts("rvftrace:/# ");
-		read_line(line, sizeof(line));
-		if (!strcmp(line, "poweroff"))
-			machine_poweroff(0);
-		else if (!strcmp(line, "selftest"))
-			selftest_run(NULL);
-		else if (line[0])
-			console_printf("sh: %s: command not found\n", line);
+		current->sigpending = false;
+		make_prompt(prompt, sizeof(prompt));
+		if (readline(prompt, line, sizeof(line)) < 0)
+			continue;
+		history_add(line);
+		run_line(line);
+		if (current->sigpending)
+			discard_interrupted_input();
 	}
 }
+
+static int cmd_help(struct shell_out *out, int argc, char **argv)
+{
+	const struct shell_command *cmd;
+	struct name_list names;
+	int i;
+
+	(void)argc;
+	(void)argv;
+	name_list_init(&names);
+	for_each_shell_command(cmd)
+		name_list_add(&names, cmd->name, "");
+	for (i = 0; i < names.count; i++) {
+		cmd = shell_find_command(names.names[i]);
+		sh_printf(out, "%-9s %s\n", cmd->name, cmd->help);
+	}
+	name_list_free(&names);
+	return 0;
+}
+SHELL_COMMAND("help", cmd_help, "list the commands");

@@ -20,11 +20,8 @@ void time_init(u32 timebase)
 
 notrace u64 ktime_get_ns(void)
 {
-	u64 t = rdtime();
-
-	/* t * ns_per_tick without overflowing for about 58 years at 10 MHz */
-	return (t >> 32) * ns_per_tick_q32 +
-	       (((t & 0xffffffffULL) * ns_per_tick_q32) >> 32);
+	/* 128-bit product: t * ns_per_tick_q32 outgrows 64 bits in seconds */
+	return ((unsigned __int128)rdtime() * ns_per_tick_q32) >> 32;
 }
 
 u64 ns_to_ticks(u64 ns)

@@ -5,8 +5,15 @@
  */
 #include "kernel.h"
 #include "trace_targets.h"
+#include "ftrace.h"
 
 #define TARGET __attribute__((__noinline__, __noclone__))
+
+/*
+ * GCC turns `return f(n - 1) + c` into a loop (tail recursion with an
+ * accumulator); an opaque use of the result keeps every call a call.
+ */
+#define KEEP_CALL(x) ({ long __v = (x); __asm__("" : "+r"(__v)); __v; })
 
 TARGET long ftrace_test_target1(long a)
 {
@@ -44,4 +51,35 @@ TARGET long ftrace_test_replacement(long a)
 TARGET long bench_target(long a)
 {
 	return a;
+}
+
+/* The naive doubly recursive fib: fib(10) makes 177 calls. */
+TARGET long ftrace_test_fib(long n)
+{
+	return n < 2 ? n : KEEP_CALL(ftrace_test_fib(n - 1)) +
+			   KEEP_CALL(ftrace_test_fib(n - 2));
+}
+
+/* Recursion n deep, to run past the end of a ret_stack. */
+TARGET long ftrace_test_deep(long n)
+{
+	return n ? KEEP_CALL(ftrace_test_deep(n - 1)) + 1 : 0;
+}
+
+/* n levels down, record the return addresses a backtrace finds. */
+TARGET long ftrace_test_backtrace(long n, unsigned long *ras, int max)
+{
+	unsigned long fp;
+	int i;
+
+	if (n)
+		return KEEP_CALL(ftrace_test_backtrace(n - 1, ras, max)) + 1;
+	fp = (unsigned long)__builtin_frame_address(0);
+	for (i = 0; i < max && fp; i++) {
+		unsigned long *frame = (unsigned long *)fp;
+
+		ras[i] = ftrace_graph_ret_addr(current, frame[-1], &frame[-1]);
+		fp = frame[-2];
+	}
+	return 0;
 }

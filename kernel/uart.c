@@ -140,6 +140,20 @@ void uart_handle_irq(void)
 	wake_up(rx_ring);
 }
 
+/* Next input byte, or -EAGAIN if none has arrived. */
+int console_trygetc(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	int c = -EAGAIN;
+
+	if (rx_head != rx_tail) {
+		c = (u8)rx_ring[rx_tail];
+		rx_tail = (rx_tail + 1) % RX_RING;
+	}
+	spin_unlock_irqrestore(&rx_lock, flags);
+	return c;
+}
+
 /* Next input byte, sleeping until one arrives. */
 int console_getc(void)
 {

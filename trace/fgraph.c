@@ -289,7 +289,6 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		return;
 	ftrace_graph_active = false;
 	ftrace_startup_graph(&graph_ops, false);
-	/* stop_machine has waited out every CPU inside the entry hook. */
 	graph_ops_current = NULL;
 	sched_register_task_hook(NULL, graph_on_free);
 	for_each_task(drop_ret_stack, NULL);

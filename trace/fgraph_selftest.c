@@ -1,71 +1,109 @@
 /*
- * fgraph_selftest.c: the function graph hook tested from inside the
- * kernel: entry and return are both seen, the hooked function still
- * returns its value to the right place (the return_to_handler round
- * trip and its frame-pointer check), alone and beside a function ops.
+ * fgraph_selftest.c: the function graph core tested in the spirit of
+ * Linux's trace_selftest_startup_function_graph: entries and returns
+ * balance for a known call tree, durations nest, a recursion deeper
+ * than the ret_stack overruns cleanly, graph and function callbacks
+ * share sites, and a backtrace through hooked frames names the real
+ * callers. A watchdog stops graph tracing if a test runs away.
  */
 #include "kernel.h"
+#include "string.h"
 #include "selftest.h"
 #include "ftrace.h"
 #include "fgraph.h"
+#include "kallsyms.h"
 #include "trace_targets.h"
 
-static unsigned long graph_site;
-static unsigned long graph_entries, graph_returns;
+#define WATCHDOG_ENTRIES	1000000
 
-/* Hook only ftrace_test_target1; every other function is let go. */
+static unsigned long want_func;		/* hook only this function */
+static unsigned long entries, returns, max_depth, entries_seen;
+static bool durations_ok;
+static u64 child_sum[FTRACE_RETFUNC_DEPTH + 1];
+
 static int count_entry(struct ftrace_graph_ent *trace)
 {
-	if (trace->func != graph_site)
+	/* Linux's trace_graph_entry_watchdog: a runaway test stops here. */
+	if (++entries_seen > WATCHDOG_ENTRIES) {
+		ftrace_graph_stop();
 		return 0;
-	__atomic_add_fetch(&graph_entries, 1, __ATOMIC_RELAXED);
+	}
+	if (trace->func != want_func)
+		return 0;
+	entries++;
+	if ((unsigned long)trace->depth > max_depth)
+		max_depth = trace->depth;
+	if (trace->depth <= FTRACE_RETFUNC_DEPTH)
+		child_sum[trace->depth + 1] = 0;
 	return 1;
 }
 
+/* Each call's duration covers the sum of its children's. */
 static void count_return(struct ftrace_graph_ret *trace)
 {
-	if (trace->func == graph_site)
-		__atomic_add_fetch(&graph_returns, 1, __ATOMIC_RELAXED);
+	u64 d = trace->rettime - trace->calltime;
+	int depth = trace->depth;
+
+	returns++;
+	if (trace->rettime < trace->calltime ||
+	    (depth < FTRACE_RETFUNC_DEPTH && d < child_sum[depth + 1]))
+		durations_ok = false;
+	if (depth > 0 && depth <= FTRACE_RETFUNC_DEPTH)
+		child_sum[depth] += d;
 }
 
-static struct fgraph_ops counting_graph = {
+static struct fgraph_ops counting_gops = {
 	.entryfunc = count_entry,
 	.retfunc = count_return,
 };
 
-/* Call target1 n times; how many of its results were wrong. */
-static int call_target1(int n)
+/* Hook func, by its site: -pg's is past the prologue (ftrace_location). */
+static void reset_counts(void *func)
 {
-	int i, wrong = 0;
-
-	for (i = 0; i < n; i++)
-		wrong += ftrace_test_target1(i) != i + 1;
-	return wrong;
+	want_func = ftrace_location((unsigned long)func);
+	entries = returns = max_depth = entries_seen = 0;
+	durations_ok = true;
 }
 
-static bool graph_start(struct kunit *t)
+static void fib_call_tree(struct kunit *t)
 {
-	graph_site = ftrace_location((unsigned long)ftrace_test_target1);
-	graph_entries = graph_returns = 0;
-	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_graph), 0);
-	return ftrace_graph_active;
-}
-
-static void graph_hooks_returns(struct kunit *t)
-{
-	unsigned long unbalanced = fgraph_unbalanced_returns();
-
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, "FTRACE=none: the kernel has no call sites");
-	if (!graph_start(t))
-		return;
-	KUNIT_EXPECT_EQ(t, call_target1(50), 0);
-	unregister_ftrace_graph(&counting_graph);
-	KUNIT_EXPECT_EQ(t, graph_entries, 50);
-	KUNIT_EXPECT_EQ(t, graph_returns, 50);
-	KUNIT_EXPECT_EQ(t, fgraph_unbalanced_returns(), unbalanced);
-	KUNIT_EXPECT_EQ(t, call_target1(5), 0);
-	KUNIT_EXPECT_EQ(t, graph_entries, 50);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_fib);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_test_fib(10), 55);
+	unregister_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_EQ(t, entries, 177);
+	KUNIT_EXPECT_EQ(t, returns, 177);
+	KUNIT_EXPECT_EQ(t, max_depth, 9);
+	KUNIT_EXPECT_TRUE(t, durations_ok);
+	KUNIT_EXPECT_EQ(t, current->curr_ret_stack, -1);
+}
+
+static void one_graph_at_a_time(struct kunit *t)
+{
+	struct fgraph_ops other = { count_entry, count_return };
+
+	reset_counts(NULL);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), -EBUSY);
+	unregister_ftrace_graph(&counting_gops);
+}
+
+/* Deeper than the ret_stack: the excess is not hooked, just counted. */
+static void deep_recursion_overruns(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_deep);
+	register_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_EQ(t, ftrace_test_deep(FTRACE_RETFUNC_DEPTH + 30),
+			FTRACE_RETFUNC_DEPTH + 30);
+	unregister_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_EQ(t, entries, returns);
+	KUNIT_EXPECT_EQ(t, entries, FTRACE_RETFUNC_DEPTH);
+	KUNIT_EXPECT_EQ(t, current->trace_overrun, 31);
+	KUNIT_EXPECT_EQ(t, current->curr_ret_stack, -1);
 }
 
 static unsigned long function_calls;
@@ -73,32 +111,86 @@ static unsigned long function_calls;
 static void count_function(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
-	function_calls++;
+	(void)parent_ip, (void)op, (void)fregs;
+	if (ip == ftrace_location((unsigned long)ftrace_test_fib))
+		function_calls++;
 }
 
-/* ftrace_call and ftrace_graph_call in the same trampoline pass. */
-static void graph_beside_function_ops(struct kunit *t)
+/* function and function_graph on the same sites: two ops, both served. */
+static void graph_with_function(struct kunit *t)
 {
-	struct ftrace_ops ops = { .func = count_function, .name = "beside" };
+	struct ftrace_ops ops = { .func = count_function, .name = "fn" };
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, "FTRACE=none: the kernel has no call sites");
-	ftrace_set_filter(&ops, "ftrace_test_target1", 19, 1);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&ops, "ftrace_test_fib", 15, 1);
 	function_calls = 0;
-	KUNIT_EXPECT_EQ(t, register_ftrace_function(&ops), 0);
-	if (graph_start(t)) {
-		KUNIT_EXPECT_EQ(t, call_target1(20), 0);
-		unregister_ftrace_graph(&counting_graph);
-	}
+	reset_counts(ftrace_test_fib);
+	register_ftrace_function(&ops);
+	register_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_TRUE(t, ftrace_trace_function == ftrace_ops_list_func);
+	ftrace_test_fib(6);
+	unregister_ftrace_graph(&counting_gops);
+	ftrace_test_fib(6);
 	unregister_ftrace_function(&ops);
 	ftrace_free_ops_hashes(&ops);
-	KUNIT_EXPECT_EQ(t, function_calls, 20);
-	KUNIT_EXPECT_EQ(t, graph_entries, 20);
-	KUNIT_EXPECT_EQ(t, graph_returns, 20);
+	KUNIT_EXPECT_EQ(t, entries, 25);
+	KUNIT_EXPECT_EQ(t, returns, 25);
+	KUNIT_EXPECT_EQ(t, function_calls, 50);
+}
+
+static bool trace_has(const unsigned long *ras, int n, void *func)
+{
+	unsigned long size, off, start = (unsigned long)func;
+	int i;
+
+	kallsyms_lookup(start, &size, &off);
+	for (i = 0; i < n; i++)
+		if (ras[i] > start && ras[i] <= start + size)
+			return true;
+	return false;
+}
+
+/* HAVE_FUNCTION_GRAPH_RET_ADDR_PTR: hooked frames unwind to real callers. */
+static void backtrace_through_hooks(struct kunit *t)
+{
+	unsigned long ras[16] = { 0 };
+	int i, hooks = 0;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_backtrace);
+	register_ftrace_graph(&counting_gops);
+	ftrace_test_backtrace(3, ras, ARRAY_SIZE(ras));
+	unregister_ftrace_graph(&counting_gops);
+	for (i = 0; i < 16; i++)
+		hooks += ras[i] == (unsigned long)return_to_handler;
+	KUNIT_EXPECT_EQ(t, entries, 4);
+	KUNIT_EXPECT_EQ(t, hooks, 0);
+	KUNIT_EXPECT_TRUE(t, trace_has(ras, 16, ftrace_test_backtrace));
+	KUNIT_EXPECT_TRUE(t, trace_has(ras, 16, backtrace_through_hooks));
+}
+
+static void watchdog_stops_runaway(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(NULL);
+	entries_seen = WATCHDOG_ENTRIES;
+	register_ftrace_graph(&counting_gops);
+	ftrace_test_fib(5);
+	KUNIT_EXPECT_TRUE(t, !ftrace_graph_active);
+	ftrace_test_fib(5);
+	unregister_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_EQ(t, entries, 0);
+	KUNIT_EXPECT_TRUE(t, entries_seen > WATCHDOG_ENTRIES);
 }
 
 SELFTEST_SUITE(fgraph,
-	KUNIT_CASE(graph_hooks_returns),
-	KUNIT_CASE(graph_beside_function_ops),
+	KUNIT_CASE(fib_call_tree),
+	KUNIT_CASE(one_graph_at_a_time),
+	KUNIT_CASE(deep_recursion_overruns),
+	KUNIT_CASE(graph_with_function),
+	KUNIT_CASE(backtrace_through_hooks),
+	KUNIT_CASE(watchdog_stops_runaway),
 );

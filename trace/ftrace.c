@@ -24,6 +24,7 @@
 #include "patch.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
+#include "asm/insn.h"
 
 #define FTRACE_UPDATE_CALLS		(1 << 0)
 #define FTRACE_UPDATE_TRACE_FUNC	(1 << 1)
@@ -83,7 +84,7 @@ static void ftrace_bug(int err, struct dyn_ftrace *rec)
 {
 	pr_err("ftrace: %s at %pS (%#lx): site holds %08x\n",
 	       err == -EINVAL ? "failed to verify" : "failed to patch",
-	       (void *)rec->ip, rec->ip, *(u32 *)rec->ip);
+	       (void *)rec->ip, rec->ip, riscv_insn_read(rec->ip));
 	rec->flags |= FTRACE_FL_DISABLED;
 }
 
@@ -124,10 +125,10 @@ static void ftrace_process_locs(void)
 	unsigned long *loc = __start_mcount_loc, i;
 
 	nr_records = __stop_mcount_loc - __start_mcount_loc;
-	if (!nr_records)	/* FTRACE=none: nothing is instrumented */
-		return;
 	nr_pages = ALIGN_UP(nr_records * sizeof(*records), PAGE_SIZE) /
 		   PAGE_SIZE;
+	if (!nr_records)
+		return;			/* FTRACE=none: nothing was compiled in */
 	records = alloc_pages(nr_pages);
 	if (!records)
 		panic("ftrace: no memory for %lu records", nr_records);
@@ -169,48 +170,45 @@ void ftrace_init(void)
 	       nr_pages);
 }
 
+static unsigned long rec_lower_bound(unsigned long ip);
+
 struct dyn_ftrace *ftrace_lookup_ip(unsigned long ip)
+{
+	unsigned long i = rec_lower_bound(ip);
+
+	return i < nr_records && records[i].ip == ip ? &records[i] : NULL;
+}
+
+/* The first record at or after ip (nr_records if none). */
+static unsigned long rec_lower_bound(unsigned long ip)
 {
 	unsigned long lo = 0, hi = nr_records;
 
 	while (lo < hi) {
 		unsigned long mid = (lo + hi) / 2;
 
-		if (records[mid].ip == ip)
-			return &records[mid];
 		if (records[mid].ip < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return lo;
 }
 
 /*
- * Linux's ftrace_location: the site of the traced function that addr is
- * in, or 0. A patchable site is the function's first instruction, but
- * -pg's call of _mcount sits after the prologue, so a function's own
- * address is not its record's ip there.
+ * Linux's ftrace_location: the site of the function containing ip, or 0.
+ * With patchable entries that is the function's first byte; with -pg
+ * the `_mcount` call after its prologue.
  */
-unsigned long ftrace_location(unsigned long addr)
+unsigned long ftrace_location(unsigned long ip)
 {
-	unsigned long size, offset, start, lo = 0, hi = nr_records;
+	unsigned long size, off, i;
 
-	if (ftrace_lookup_ip(addr))
-		return addr;
-	if (!kallsyms_lookup(addr, &size, &offset))
+	if (!kallsyms_lookup(ip, &size, &off))
 		return 0;
-	start = addr - offset;
-	while (lo < hi) {		/* the first record at or past start */
-		unsigned long mid = (lo + hi) / 2;
-
-		if (records[mid].ip < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nr_records && records[lo].ip < start + size ?
-	       records[lo].ip : 0;
+	i = rec_lower_bound(ip - off);
+	return i < nr_records && records[i].ip < ip - off + size ?
+	       records[i].ip : 0;
 }
 
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
@@ -521,7 +519,7 @@ static void check_arch(int ret, const char *what)
  * function. So no callback ever sees an ip outside its filter, at any
  * point of the update.
  */
-static void ftrace_modify_all_code(struct ftrace_update *u)
+static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 {
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
@@ -840,6 +838,33 @@ static int ftrace_set_regex(struct ftrace_ops *ops, const char *buf, int len,
 		ret = ftrace_set_hash(ops, hash, filter);
 	mutex_unlock(&ftrace_lock);
 	return ret;
+}
+
+/*
+ * For tracefs's filter files, which gather a whole write's globs into
+ * a copy (ftrace_ops_hash_copy) and install it at close, as Linux's
+ * ftrace_regex_release does: hash becomes ops' filter or notrace hash.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
+			bool filter)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_set_hash(ops, hash, filter);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* A copy of ops' filter or notrace hash (empty if none); NULL: no memory. */
+struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter)
+{
+	struct ftrace_hash *hash;
+
+	mutex_lock(&ftrace_lock);
+	hash = start_hash(ops, filter, 0);
+	mutex_unlock(&ftrace_lock);
+	return hash;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,

@@ -24,9 +24,6 @@
 #define T2 ftrace_location((unsigned long)ftrace_test_target2)
 #define T3 ftrace_location((unsigned long)ftrace_test_target3)
 
-/* Without instrumentation nothing can be patched or called back. */
-#define NO_SITES "FTRACE=none: the kernel has no call sites"
-
 struct counting_ops {
 	struct ftrace_ops ops;
 	unsigned long site[3];		/* T1..T3 */
@@ -118,7 +115,7 @@ static void sites_match_records(struct kunit *t)
 	int bad = 0;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	KUNIT_EXPECT_TRUE(t, ftrace_nr_records() > 20);
 	ftrace_for_each_rec(check_rec_state, &bad);
 	KUNIT_EXPECT_EQ(t, bad, 0);
@@ -152,7 +149,7 @@ static void make_call_and_nop(struct kunit *t)
 	u32 jal;
 
 	if (!rec)
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	riscv_insn_jal(ip, FTRACE_ADDR, FTRACE_SITE_LINK_REG, &jal);
 	mutex_lock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, ftrace_make_call(rec, FTRACE_ADDR), 0);
@@ -171,7 +168,7 @@ static void single_ops_filter(struct kunit *t)
 	struct counting_ops c;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c, "ftrace_test_target1");
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
 	KUNIT_EXPECT_TRUE(t, riscv_insn_is_jal(site_insn(T1)));
@@ -192,7 +189,7 @@ static void two_ops_two_filters(struct kunit *t)
 	struct counting_ops a, b;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&a, "ftrace_test_target1");
 	counting_init(&b, "ftrace_test_target2");
 	register_ftrace_function(&a.ops);
@@ -213,7 +210,7 @@ static void list_func_three_ops(struct kunit *t)
 	struct counting_ops a, b, c;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&a, "ftrace_test_target1");
 	counting_init(&b, "ftrace_test_target*");
 	counting_init(&c, "*target3");
@@ -238,7 +235,7 @@ static void notrace_wins(struct kunit *t)
 	struct counting_ops c;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c, "ftrace_test_target*");
 	ftrace_set_notrace(&c.ops, "ftrace_test_target2", 19, 1);
 	register_ftrace_function(&c.ops);
@@ -264,7 +261,7 @@ static void glob_forms(struct kunit *t)
 	struct ftrace_hash *h;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	h = alloc_ftrace_hash(4);
 	KUNIT_EXPECT_EQ(t, glob_count("ftrace_test_target1"), 1);
 	KUNIT_EXPECT_EQ(t, glob_count("ftrace_test_target*"), 3);
@@ -330,7 +327,7 @@ static void filter_replace_no_window(struct kunit *t)
 	int i;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c, "ftrace_test_target1");
 	register_ftrace_function(&c.ops);
 	start_callers(&cs);
@@ -371,7 +368,7 @@ static void recursion_is_stopped(struct kunit *t)
 	struct ftrace_ops ops = { .func = recursing_call, .name = "recurse" };
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_target1", 19, 1);
 	recursion_calls = 0;
 	register_ftrace_function(&ops);
@@ -388,7 +385,7 @@ static void recursion_flag_wraps(struct kunit *t)
 	struct counting_ops c;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c, "ftrace_test_target1");
 	c.ops.flags = FTRACE_OPS_FL_RECURSION;
 	register_ftrace_function(&c.ops);
@@ -479,7 +476,7 @@ static void save_regs_sees_args(struct kunit *t)
 				  .flags = FTRACE_OPS_FL_SAVE_REGS };
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_args", 16, 1);
 	memset(&seen, 0, sizeof(seen));
 	if (ftrace_regs_supported())
@@ -537,7 +534,7 @@ static void ipmodify_redirects(struct kunit *t)
 				.flags = FTRACE_OPS_FL_IPMODIFY, .name = "c" };
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&a, "ftrace_test_redirected", 22, 1);
 	ftrace_set_filter(&b, "ftrace_test_redirected", 22, 1);
 	ftrace_set_filter(&c, "ftrace_test_target1", 19, 1);
@@ -556,7 +553,7 @@ static void permanent_vs_ftrace_enabled(struct kunit *t)
 	struct counting_ops c;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c, "ftrace_test_target1");
 	c.ops.flags = FTRACE_OPS_FL_PERMANENT;
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
@@ -602,7 +599,7 @@ static void unregister_waits_for_callbacks(struct kunit *t)
 	int round;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_target*", 19, 1);
 	start_callers(&cs);
 	for (round = 0; round < 10; round++) {
@@ -648,7 +645,7 @@ static void patch_storm(struct kunit *t)
 	int i;
 
 	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, NO_SITES);
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	counting_init(&c[0], "ftrace_test_target1");
 	counting_init(&c[1], "ftrace_test_target3");
 	register_ftrace_function(&c[0].ops);

@@ -19,6 +19,23 @@ u64 trace_clock_local(void)
 	return ktime_get_ns();
 }
 
+/*
+ * What the ring buffer stores for the `local` clock: raw time CSR ticks
+ * cost one instruction to read (ring_buffer.c reads them inline) and
+ * become nanoseconds only when a trace is printed.
+ */
+u64 trace_clock_local_ticks(void)
+{
+	return rdtime();
+}
+
+u64 trace_clock_ticks_to_ns(u64 ticks)
+{
+	u64 ns_per_tick_q32 = (NSEC_PER_SEC << 32) / timebase_freq;
+
+	return ((unsigned __int128)ticks * ns_per_tick_q32) >> 32;
+}
+
 u64 trace_clock_global(void)
 {
 	u64 now = ktime_get_ns(), last = __atomic_load_n(&global_last,

@@ -1,6 +1,6 @@
 /*
  * test.h: a tiny KTAP-printing harness for host unit tests.
- * Each TEST(name) becomes one `ok N - name` / `not ok N - name` line;
+ * Each TEST(id) becomes one `ok N - name` / `not ok N - name` line;
  * tests/run_all.py counts them. EXPECT_* report the failing line.
  */
 #ifndef _HOST_TEST_H
@@ -18,15 +18,14 @@ struct host_test {
 static struct host_test host_tests[MAX_HOST_TESTS];
 static int host_ntests;
 
-/* Not TEST(name): the parameter would also replace the .name member. */
-#define TEST(tname)							\
-	static void test_##tname(int *failed);				\
-	__attribute__((constructor)) static void reg_##tname(void)	\
+#define TEST(id)							\
+	static void test_##id(int *failed);				\
+	__attribute__((constructor)) static void reg_##id(void)		\
 	{								\
-		host_tests[host_ntests].name = #tname;			\
-		host_tests[host_ntests++].fn = test_##tname;		\
+		host_tests[host_ntests].name = #id;			\
+		host_tests[host_ntests++].fn = test_##id;		\
 	}								\
-	static void test_##tname(int *failed)
+	static void test_##id(int *failed)
 
 #define EXPECT(cond) do {						\
 	if (!(cond)) {							\

@@ -14,10 +14,7 @@
 #include "patch.h"
 #include "asm/insn.h"
 
-/*
- * Each trampoline's two patchable calls; without pt_regs (-pg) there is
- * no ftrace_regs_caller.
- */
+/* Each trampoline's two patchable calls (-pg has no regs trampoline). */
 struct ftrace_tramp {
 	char *call;			/* jal ra, <ftrace_trace_function> */
 	char *graph_call;		/* nop <-> jal ra, graph_caller */
@@ -26,7 +23,7 @@ struct ftrace_tramp {
 
 static const struct ftrace_tramp tramps[] = {
 	{ ftrace_call, ftrace_graph_call, ftrace_graph_caller },
-#ifndef FTRACE_MODE_mcount
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
 	{ ftrace_regs_call, ftrace_graph_regs_call, ftrace_graph_regs_caller },
 #endif
 };
@@ -43,14 +40,20 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 #endif
 }
 
-/* Replace old with new at ip, after checking ip holds old. */
+/*
+ * Replace old with new at ip, after checking ip holds old. A -pg site
+ * may be only 2-aligned, and is then written as two halfwords, which
+ * stop_machine makes safe (asm/ftrace.h).
+ */
 static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 {
 	if (riscv_insn_read(ip) != old)
 		return -EINVAL;
-	if (ftrace_patch_hook)
+	if (unlikely(ftrace_patch_hook))
 		ftrace_patch_hook(ip, old, new);
-	return patch_insn_write((void *)ip, &new, sizeof(new));
+	if (ip & 3)
+		return patch_insn_write((void *)ip, &new, sizeof(new));
+	return patch_insn32((void *)ip, new);
 }
 
 static int site_call(unsigned long ip, unsigned long addr, u32 *insn)

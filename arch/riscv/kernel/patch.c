@@ -21,15 +21,34 @@ DEFINE_MUTEX(text_mutex);
 
 static unsigned long mapped_page[2] = { ~0UL, ~0UL };
 
-static void *poke_addr(int slot, unsigned long addr)
+static noinline void poke_map(int slot, unsigned long page)
+{
+	fixmap_map(FIX_TEXT_POKE0 + slot, page);
+	mapped_page[slot] = page;
+}
+
+static inline void *poke_addr(int slot, unsigned long addr)
 {
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 
-	if (mapped_page[slot] != page) {
-		fixmap_map(FIX_TEXT_POKE0 + slot, page);
-		mapped_page[slot] = page;
-	}
+	if (unlikely(mapped_page[slot] != page))
+		poke_map(slot, page);
 	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) + (addr - page);
+}
+
+/*
+ * The store that changes a site or a trampoline slot: one aligned
+ * 4-byte word, so a hart fetches the old or the new instruction, never
+ * half of each. About 15 instructions when the page is already mapped.
+ */
+int patch_insn32(void *addr, u32 insn)
+{
+	unsigned long a = (unsigned long)addr;
+
+	if (!kernel_text_addr(a) || (a & 3))
+		return -EINVAL;
+	WRITE_ONCE(*(u32 *)poke_addr(0, a), insn);
+	return 0;
 }
 
 void patch_unmap(void)
@@ -44,9 +63,8 @@ void patch_unmap(void)
 }
 
 /*
- * Write len bytes of instructions at addr, through the alias. A 4-byte
- * aligned word is one store, which is what makes a site change atomic;
- * a longer write may cross into the next page (second slot).
+ * Write len bytes of instructions at addr, through the alias; a write
+ * may cross into the next page (second slot).
  */
 int patch_insn_write(void *addr, const void *insns, size_t len)
 {
@@ -55,10 +73,7 @@ int patch_insn_write(void *addr, const void *insns, size_t len)
 
 	if (!kernel_text_addr(a) || !kernel_text_addr(a + len - 1))
 		return -EINVAL;
-	if (len == 4 && !(a & 3))
-		WRITE_ONCE(*(u32 *)poke_addr(0, a), *(const u32 *)insns);
-	else
-		memcpy(poke_addr(0, a), insns, first);
+	memcpy(poke_addr(0, a), insns, first);
 	if (first < len)
 		memcpy(poke_addr(1, a + first), (const u8 *)insns + first,
 		       len - first);

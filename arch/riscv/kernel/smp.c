@@ -70,18 +70,19 @@ void handle_ipi(void)
  */
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 {
-	unsigned long flags;
+	/* Interrupts off first: a preempted caller could change CPUs. */
+	unsigned long flags = local_irq_save();
 	struct cpu *c = &cpus[cpu];
 
 	if (cpu == smp_processor_id()) {
-		flags = local_irq_save();
 		fn(data);
 		local_irq_restore(flags);
 		return 0;
 	}
-	if (cpu >= nr_cpus || !c->online)
+	if (cpu < 0 || cpu >= nr_cpus || !c->online) {
+		local_irq_restore(flags);
 		return -ENODEV;
-	flags = local_irq_save();
+	}
 	while (!spin_trylock(&call_lock))
 		handle_ipi();
 	c->ipi_func = fn;

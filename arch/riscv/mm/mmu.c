@@ -30,7 +30,6 @@
 #define PAGE_KERNEL_RX	(PAGE_KERNEL_RO | PTE_X)
 #define PAGE_KERNEL_RW	(PAGE_KERNEL_RO | PTE_W | PTE_D)
 #define SATP_SV39	(8UL << 60)
-#define FIXMAP_BASE	0x40000000UL
 #define MEGA		(2UL << 20)
 
 typedef u64 pte_t;
@@ -130,11 +129,6 @@ void *fixmap_map(int idx, unsigned long pa)
 	return (void *)(va + (pa & (PAGE_SIZE - 1)));
 }
 
-void *fixmap_map_addr(int idx)
-{
-	return (void *)(FIXMAP_BASE + idx * PAGE_SIZE);
-}
-
 void fixmap_clear(int idx)
 {
 	unsigned long va = FIXMAP_BASE + idx * PAGE_SIZE;
@@ -143,10 +137,6 @@ void fixmap_clear(int idx)
 	local_flush_tlb_page(va);
 }
 
-bool kernel_text_addr(unsigned long a)
-{
-	return a >= (unsigned long)_text && a < (unsigned long)_etext;
-}
 
 /* Stacks live in .bss (the boot stack) or in allocated pages. */
 bool kernel_stack_addr(unsigned long a)

@@ -44,6 +44,12 @@
 #else
 #define FTRACE_FRAME_SIZE	96
 #define FTRACE_REGS_FRAME_SIZE	(32 + 288)
+/*
+ * A site sees the traced function's live argument registers, so
+ * ftrace_regs_caller can hand them out as a pt_regs. -pg's call of
+ * _mcount is an ordinary call after the prologue: they are dead there.
+ */
+#define HAVE_DYNAMIC_FTRACE_WITH_REGS
 #endif
 
 #ifndef __ASSEMBLY__
@@ -61,33 +67,35 @@ extern void return_to_handler(void);
 #define FTRACE_ADDR	((unsigned long)ftrace_caller)
 
 #ifdef FTRACE_MODE_mcount
-/*
- * -pg's call is an ordinary call: the argument registers are dead at
- * the site, so there is no pt_regs worth handing out. As in Linux
- * without DYNAMIC_FTRACE_WITH_REGS, FTRACE_REGS_ADDR is FTRACE_ADDR
- * and the core refuses SAVE_REGS and IPMODIFY ops.
- */
-#define FTRACE_REGS_ADDR	FTRACE_ADDR
-/* The site links through ra, as GCC's call did. */
+/* The site links through ra, as GCC's call of _mcount did. */
 #define FTRACE_SITE_LINK_REG	RV_REG_RA
-
-static inline bool ftrace_regs_supported(void)
-{
-	return false;
-}
 #else
+/* t0 keeps ra (the traced function's return address) intact. */
+#define FTRACE_SITE_LINK_REG	RV_REG_T0
+#endif
+
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
 extern char ftrace_regs_caller[], ftrace_regs_call[];
 extern char ftrace_graph_regs_call[];
 extern void ftrace_graph_regs_caller(void);
 
 #define FTRACE_REGS_ADDR	((unsigned long)ftrace_regs_caller)
-/* t0 keeps ra (the traced function's return address) intact. */
-#define FTRACE_SITE_LINK_REG	RV_REG_T0
 
-/* Linux's DYNAMIC_FTRACE_WITH_REGS: a site sees the live arguments. */
+/* Whether SAVE_REGS and IPMODIFY ops can be had (trace/ftrace.c). */
 static inline bool ftrace_regs_supported(void)
 {
 	return true;
+}
+#else
+/*
+ * As in Linux without DYNAMIC_FTRACE_WITH_REGS: FTRACE_REGS_ADDR is
+ * FTRACE_ADDR, and the core refuses SAVE_REGS and IPMODIFY ops.
+ */
+#define FTRACE_REGS_ADDR	FTRACE_ADDR
+
+static inline bool ftrace_regs_supported(void)
+{
+	return false;
 }
 #endif
 

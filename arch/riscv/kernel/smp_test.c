@@ -1,0 +1,125 @@
+/*
+ * smp_test.c: selftests of inter-processor interrupts: a function call
+ * lands on the CPU asked for, every online CPU answers, and a
+ * reschedule IPI wakes a CPU out of its idle wfi.
+ */
+#include "kernel.h"
+#include "selftest.h"
+#include "sched.h"
+#include "smp.h"
+#include "time.h"
+
+static void record_cpu(void *arg)
+{
+	WRITE_ONCE(*(int *)arg, smp_processor_id());
+}
+
+static void call_single_runs_on_target(struct kunit *t)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		int ran_on = -1;
+
+		KUNIT_EXPECT_EQ(t, smp_call_function_single(cpu, record_cpu,
+							    &ran_on), 0);
+		KUNIT_EXPECT_EQ(t, ran_on, cpu);
+	}
+}
+
+static void call_single_rejects_offline_cpu(struct kunit *t)
+{
+	int ran_on = -1;
+
+	if (nr_cpus == NR_CPUS)
+		KUNIT_SKIP(t, "every possible CPU is online");
+	KUNIT_EXPECT_EQ(t, smp_call_function_single(nr_cpus, record_cpu,
+						    &ran_on), -ENODEV);
+	KUNIT_EXPECT_EQ(t, ran_on, -1);
+}
+
+static void mark_cpu(void *arg)
+{
+	__atomic_fetch_or((unsigned long *)arg, 1UL << smp_processor_id(),
+			  __ATOMIC_SEQ_CST);
+}
+
+static void every_online_cpu_answers(struct kunit *t)
+{
+	unsigned long answered = 0, online = 0, self;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		online |= 1UL << cpu;
+	preempt_disable();	/* "the others" must stay the others */
+	self = 1UL << smp_processor_id();
+	smp_call_function_many(mark_cpu, &answered);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(t, answered, online & ~self);
+}
+
+static int idle_cpu_other_than_self(void)
+{
+	int cpu, found = -1;
+
+	preempt_disable();
+	for_each_online_cpu(cpu) {
+		if (cpu != smp_processor_id() &&
+		    READ_ONCE(cpus[cpu].curr) == cpus[cpu].idle) {
+			found = cpu;
+			break;
+		}
+	}
+	preempt_enable();
+	return found;
+}
+
+/* Only the target's IPI handler clears its pending bits; ticks do not. */
+static bool ipi_consumed(int cpu, int msg, u64 timeout_ns)
+{
+	u64 end = ktime_get_ns() + timeout_ns;
+
+	while (ktime_get_ns() < end)
+		if (!(__atomic_load_n(&cpus[cpu].ipi_pending, __ATOMIC_ACQUIRE)
+		      & (1UL << msg)))
+			return true;
+	return false;
+}
+
+static void reschedule_ipi_reaches_idle_cpu(struct kunit *t)
+{
+	int target = idle_cpu_other_than_self();
+
+	if (target < 0)
+		KUNIT_SKIP(t, "no other idle CPU");
+	smp_send_ipi(target, IPI_RESCHEDULE);
+	KUNIT_EXPECT_TRUE(t, ipi_consumed(target, IPI_RESCHEDULE,
+					  NSEC_PER_SEC));
+}
+
+/*
+ * Waking a thread pinned to an idle CPU sends that CPU IPI_RESCHEDULE
+ * (kick_cpu_for), which takes it out of wfi to run the thread.
+ */
+static void woken_thread_runs_on_idle_cpu(struct kunit *t)
+{
+	int target = idle_cpu_other_than_self(), ran_on = -1;
+	struct task *th;
+
+	if (target < 0)
+		KUNIT_SKIP(t, "no other idle CPU");
+	th = kthread_create_on_cpu(record_cpu, &ran_on, "st_ipi", target);
+	KUNIT_EXPECT_TRUE(t, th != NULL);
+	if (!th)
+		return;
+	kthread_start(th);
+	KUNIT_EXPECT_EQ(t, kthread_wait(th), 0);
+	KUNIT_EXPECT_EQ(t, ran_on, target);
+}
+
+SELFTEST_SUITE(smp,
+	KUNIT_CASE(call_single_runs_on_target),
+	KUNIT_CASE(call_single_rejects_offline_cpu),
+	KUNIT_CASE(every_online_cpu_answers),
+	KUNIT_CASE(reschedule_ipi_reaches_idle_cpu),
+	KUNIT_CASE(woken_thread_runs_on_idle_cpu));

@@ -1,0 +1,37 @@
+/*
+ * readline.h: the shell's line editor (kernel/readline.c), its history
+ * (kernel/history.c) and Tab completion (kernel/complete.c).
+ */
+#ifndef _READLINE_H
+#define _READLINE_H
+
+#include "kernel.h"
+#include "name_list.h"
+
+/*
+ * Read one line from the console into line (size bytes, NUL included),
+ * echoing and editing it. Returns its length, or -EINTR for Ctrl-C.
+ */
+int readline(const char *prompt, char *line, size_t size);
+
+#define HISTORY_LINES	32
+
+void history_add(const char *line);
+/* The line n entries back (1: the last one added), or NULL. */
+const char *history_get(int n);
+
+/*
+ * What Tab may complete the last word of line to: command names for
+ * the first word, else the entries of the directory the word names
+ * (directories with a '/'). stem_len is how much of each candidate the
+ * word already has.
+ */
+struct completion {
+	struct name_list candidates;
+	size_t stem_len;
+};
+
+void completion_find(const char *line, struct completion *c);
+void completion_free(struct completion *c);
+
+#endif

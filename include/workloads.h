@@ -1,0 +1,37 @@
+/*
+ * workloads.h: small programs for the tracer to watch, started by the
+ * shell's `run` (kernel/cmd_run.c) as kernel threads. They are traced
+ * like the rest of the kernel, and each step is a real, out-of-line
+ * function, so a function or function_graph trace shows their shape.
+ */
+#ifndef _WORKLOADS_H
+#define _WORKLOADS_H
+
+#include "kernel.h"
+
+struct shell_out;
+
+/*
+ * A workload's main gets its words (argv[0] is its name) and returns 0,
+ * a positive status when it already said what went wrong, or a
+ * negative errno (-EINTR when Ctrl-C stopped it).
+ */
+struct workload {
+	const char *name;
+	const char *usage;
+	int (*main)(struct shell_out *out, int argc, char **argv);
+};
+
+const struct workload *workload_find(const char *name);
+const struct workload *workload_get(size_t i);	/* NULL past the last */
+
+/* What the workloads compute, for their selftests. */
+extern unsigned long fib_calls;
+unsigned long fib(unsigned long n);
+u32 crc32_le(u32 crc, const u8 *buf, size_t len);	/* as zlib crc32() */
+void crc32_fill_pattern(u8 *buf, size_t len);
+int sort(u32 *v, size_t n);
+void fill_random(u32 *v, size_t n, u32 seed);
+bool is_sorted(const u32 *v, size_t n);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * sched_test.c: selftests of kernel threads and the scheduler: pinning
+ * to each CPU, preemption of CPU-bound threads, msleep and exit codes.
+ */
+#include "kernel.h"
+#include "selftest.h"
+#include "sched.h"
+#include "smp.h"
+#include "time.h"
+
+#define NSEC_PER_MSEC	1000000ULL
+
+static void record_cpu(void *arg)
+{
+	WRITE_ONCE(*(int *)arg, smp_processor_id());
+}
+
+static void runs_on_every_cpu(struct kunit *t)
+{
+	struct task *th[NR_CPUS];
+	int ran_on[NR_CPUS];
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		ran_on[cpu] = -1;
+		th[cpu] = kthread_create_on_cpu(record_cpu, &ran_on[cpu],
+						"st_pin", cpu);
+		KUNIT_EXPECT_TRUE(t, th[cpu] != NULL);
+		if (th[cpu])
+			kthread_start(th[cpu]);
+	}
+	for_each_online_cpu(cpu) {
+		if (!th[cpu])
+			continue;
+		KUNIT_EXPECT_EQ(t, kthread_wait(th[cpu]), 0);
+		KUNIT_EXPECT_EQ(t, ran_on[cpu], cpu);
+	}
+}
+
+/* Two spinners sharing one CPU; each notes how far the other got. */
+struct spinner {
+	volatile unsigned long count;
+	struct spinner *peer;
+	unsigned long peer_count_at_end;
+	int cpu;
+};
+
+/* Only a failing run waits this long: it bounds a spinner left alone. */
+#define SPIN_LIMIT_MS	1000
+
+/*
+ * Spin until the other spinner has run too. A deadline in wall time
+ * instead would fail whenever the host starves QEMU's vCPU thread for
+ * the whole window, which a loaded 2-core machine does.
+ */
+static void spin(void *arg)
+{
+	struct spinner *s = arg;
+	u64 end = ktime_get_ns() + SPIN_LIMIT_MS * NSEC_PER_MSEC;
+
+	do {
+		s->count++;
+		s->cpu = smp_processor_id();
+	} while (!s->peer->count && ktime_get_ns() < end);
+	s->peer_count_at_end = s->peer->count;
+}
+
+/*
+ * Without preemption the first spinner would spin until its limit with
+ * the second never running; with it, each sees the other make progress.
+ */
+static void cpu_bound_threads_are_preempted(struct kunit *t)
+{
+	struct spinner a = { 0 }, b = { 0 };
+	int cpu = nr_cpus - 1;
+	struct task *ta, *tb;
+
+	a.peer = &b;
+	b.peer = &a;
+	ta = kthread_create_on_cpu(spin, &a, "st_spin_a", cpu);
+	tb = kthread_create_on_cpu(spin, &b, "st_spin_b", cpu);
+	KUNIT_EXPECT_TRUE(t, ta && tb);
+	if (!ta || !tb)
+		return;
+	kthread_start(ta);
+	kthread_start(tb);
+	kthread_wait(ta);
+	kthread_wait(tb);
+	KUNIT_EXPECT_EQ(t, a.cpu, cpu);
+	KUNIT_EXPECT_EQ(t, b.cpu, cpu);
+	KUNIT_EXPECT_TRUE(t, a.peer_count_at_end > 0);
+	KUNIT_EXPECT_TRUE(t, b.peer_count_at_end > 0);
+}
+
+static void check_msleep(struct kunit *t, unsigned long ms)
+{
+	u64 start = ktime_get_ns(), slept;
+
+	msleep(ms);
+	slept = ktime_get_ns() - start;
+	if (slept < ms * NSEC_PER_MSEC)
+		kunit_fail(t, __FILE__, __LINE__,
+			   "msleep(%lu) slept %llu us", ms, slept / 1000);
+}
+
+static void msleep_sleeps_long_enough(struct kunit *t)
+{
+	static const unsigned long ms[] = { 1, 5, 10, 15, 50 };
+	unsigned long i;
+
+	for (i = 0; i < ARRAY_SIZE(ms); i++)
+		check_msleep(t, ms[i]);
+}
+
+static void exit_with_42(void *arg)
+{
+	(void)arg;
+	kthread_exit(42);
+}
+
+static void return_normally(void *arg)
+{
+	(void)arg;
+}
+
+static void wait_returns_exit_code(struct kunit *t)
+{
+	struct task *a = kthread_create(exit_with_42, NULL, "st_exit42");
+	struct task *b = kthread_create(return_normally, NULL, "st_return");
+
+	KUNIT_EXPECT_TRUE(t, a && b);
+	if (!a || !b)
+		return;
+	kthread_start(a);
+	kthread_start(b);
+	KUNIT_EXPECT_EQ(t, kthread_wait(a), 42);
+	KUNIT_EXPECT_EQ(t, kthread_wait(b), 0);
+}
+
+/* Waiting for a thread that already exited still gets its code. */
+static void wait_after_exit(struct kunit *t)
+{
+	struct task *a = kthread_create(exit_with_42, NULL, "st_exit42");
+
+	KUNIT_EXPECT_TRUE(t, a != NULL);
+	if (!a)
+		return;
+	kthread_start(a);
+	msleep(20);
+	KUNIT_EXPECT_EQ(t, kthread_wait(a), 42);
+}
+
+SELFTEST_SUITE(sched,
+	KUNIT_CASE(runs_on_every_cpu),
+	KUNIT_CASE(cpu_bound_threads_are_preempted),
+	KUNIT_CASE(msleep_sleeps_long_enough),
+	KUNIT_CASE(wait_returns_exit_code),
+	KUNIT_CASE(wait_after_exit));

@@ -1,0 +1,382 @@
+/*
+ * vfs.c: the tree of inodes, path lookup and open files. A file's bytes
+ * come from its inode's file_operations, so ramfs and tracefs differ
+ * only in those. The tree's links and the open counts are under one
+ * spinlock; file operations run without it and may sleep.
+ */
+#include "kernel.h"
+#include "vfs.h"
+#include "mm.h"
+#include "string.h"
+#include "printk.h"
+#include "spinlock.h"
+
+static struct inode *root;
+static DEFINE_SPINLOCK(tree_lock);
+
+struct inode *vfs_root(void)
+{
+	return root;
+}
+
+static struct inode *alloc_inode(const char *name, unsigned int mode)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+
+	if (!inode)
+		return NULL;
+	strlcpy(inode->name, name, sizeof(inode->name));
+	inode->mode = mode;
+	INIT_LIST_HEAD(&inode->children);
+	INIT_LIST_HEAD(&inode->sibling);
+	return inode;
+}
+
+static bool valid_name(const char *name)
+{
+	size_t len = strnlen(name, NAME_MAX);
+
+	return len && len < NAME_MAX && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+/* Called with tree_lock held. */
+static struct inode *find_child(struct inode *dir, const char *name,
+				size_t len)
+{
+	struct inode *child;
+
+	list_for_each_entry(child, &dir->children, sibling)
+		if (!strncmp(child->name, name, len) && !child->name[len])
+			return child;
+	return NULL;
+}
+
+/* Link inode under parent unless the name is taken; frees it if so. */
+static struct inode *link_child(struct inode *parent, struct inode *inode)
+{
+	unsigned long flags = spin_lock_irqsave(&tree_lock);
+	bool taken = find_child(parent, inode->name, strlen(inode->name));
+
+	if (!taken) {
+		inode->parent = parent;
+		list_add_tail(&inode->sibling, &parent->children);
+	}
+	spin_unlock_irqrestore(&tree_lock, flags);
+	if (!taken)
+		return inode;
+	kfree(inode);
+	return NULL;
+}
+
+static struct inode *add_inode(struct inode *parent, const char *name,
+			       unsigned int mode)
+{
+	struct inode *inode;
+
+	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name))
+		return NULL;
+	inode = alloc_inode(name, mode);
+	return inode ? link_child(parent, inode) : NULL;
+}
+
+struct inode *vfs_mkdir(struct inode *parent, const char *name)
+{
+	return add_inode(parent, name, S_IFDIR | 0755);
+}
+
+struct inode *vfs_create(struct inode *parent, const char *name,
+			 unsigned int mode, const struct file_operations *fops,
+			 void *private)
+{
+	struct inode *inode;
+
+	if (!(mode & S_IFMT))
+		mode |= S_IFREG;
+	inode = add_inode(parent, name, mode);
+	if (inode) {
+		inode->fops = fops;
+		inode->private = private;
+	}
+	return inode;
+}
+
+/* Called with tree_lock held: is any file under inode open? */
+static bool subtree_busy(struct inode *inode)
+{
+	struct inode *child;
+
+	if (inode->open_count)
+		return true;
+	list_for_each_entry(child, &inode->children, sibling)
+		if (subtree_busy(child))
+			return true;
+	return false;
+}
+
+static void free_subtree(struct inode *inode)
+{
+	struct inode *child, *next;
+
+	list_for_each_entry_safe(child, next, &inode->children, sibling)
+		free_subtree(child);
+	kfree(inode->data);
+	kfree(inode);
+}
+
+/* Remove inode and everything under it, unless a file there is open. */
+int vfs_remove(struct inode *inode)
+{
+	unsigned long flags;
+	bool busy;
+
+	if (inode == root)
+		return -EBUSY;
+	flags = spin_lock_irqsave(&tree_lock);
+	busy = subtree_busy(inode);
+	if (!busy)
+		list_del(&inode->sibling);
+	spin_unlock_irqrestore(&tree_lock, flags);
+	if (busy)
+		return -EBUSY;
+	free_subtree(inode);
+	return 0;
+}
+
+int vfs_for_each_child(struct inode *dir,
+		       int (*fn)(struct inode *child, void *data), void *data)
+{
+	unsigned long flags = spin_lock_irqsave(&tree_lock);
+	struct inode *child;
+	int ret = 0;
+
+	list_for_each_entry(child, &dir->children, sibling)
+		if ((ret = fn(child, data)))
+			break;
+	spin_unlock_irqrestore(&tree_lock, flags);
+	return ret;
+}
+
+/* The absolute path of inode; returns its length or -ENAMETOOLONG. */
+int vfs_path(struct inode *inode, char *buf, size_t size)
+{
+	size_t len = 0, n;
+	int ret;
+
+	if (!inode->parent)
+		return strlcpy(buf, "/", size) < size ? 1 : -ENAMETOOLONG;
+	if (inode->parent != root) {
+		ret = vfs_path(inode->parent, buf, size);
+		if (ret < 0)
+			return ret;
+		len = ret;
+	}
+	n = strlen(inode->name);
+	if (len + 1 + n >= size)
+		return -ENAMETOOLONG;
+	buf[len] = '/';
+	memcpy(buf + len + 1, inode->name, n + 1);
+	return len + 1 + n;
+}
+
+/* The next component of a path: skips slashes, returns its length. */
+static const char *next_component(const char *p, size_t *len)
+{
+	while (*p == '/')
+		p++;
+	*len = 0;
+	while (p[*len] && p[*len] != '/')
+		(*len)++;
+	return p;
+}
+
+static int walk_component(struct inode **dir, const char *name, size_t len)
+{
+	unsigned long flags;
+	struct inode *child;
+
+	if (!S_ISDIR((*dir)->mode))
+		return -ENOTDIR;
+	if (len >= NAME_MAX)
+		return -ENAMETOOLONG;
+	if (len == 1 && name[0] == '.')
+		return 0;
+	if (len == 2 && !strncmp(name, "..", 2)) {
+		if ((*dir)->parent)
+			*dir = (*dir)->parent;
+		return 0;
+	}
+	flags = spin_lock_irqsave(&tree_lock);
+	child = find_child(*dir, name, len);
+	spin_unlock_irqrestore(&tree_lock, flags);
+	if (!child)
+		return -ENOENT;
+	*dir = child;
+	return 0;
+}
+
+/*
+ * Resolve path (absolute, or relative to cwd; NULL cwd means the root).
+ * Errors as Linux gives them: -ENOENT for a missing name, -ENOTDIR for
+ * a file used as a directory (also "file/"), -ENAMETOOLONG.
+ */
+int vfs_walk(struct inode *cwd, const char *path, struct inode **out)
+{
+	struct inode *inode = (path[0] == '/' || !cwd) ? root : cwd;
+	size_t plen = strnlen(path, PATH_MAX), len;
+	int err;
+
+	if (!plen)
+		return -ENOENT;
+	if (plen >= PATH_MAX)
+		return -ENAMETOOLONG;
+	for (path = next_component(path, &len); len;
+	     path = next_component(path + len, &len)) {
+		err = walk_component(&inode, path, len);
+		if (err)
+			return err;
+	}
+	if (path[-1] == '/' && !S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	*out = inode;
+	return 0;
+}
+
+struct inode *vfs_lookup(struct inode *cwd, const char *path)
+{
+	struct inode *inode;
+
+	return vfs_walk(cwd, path, &inode) ? NULL : inode;
+}
+
+/* O_CREAT of a missing file: the parent directory's create makes it. */
+static int create_at(struct inode *cwd, const char *path, struct inode **out)
+{
+	char dirpath[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	struct inode *dir = cwd;
+	int err;
+
+	if (!*name)
+		return -EISDIR;
+	if (slash) {
+		strlcpy(dirpath, path, min((size_t)(name - path), sizeof(dirpath)));
+		err = vfs_walk(cwd, slash == path ? "/" : dirpath, &dir);
+		if (err)
+			return err;
+	}
+	if (!dir->iops || !dir->iops->create)
+		return -EACCES;
+	*out = dir->iops->create(dir, name);
+	return *out ? 0 : -ENOSPC;
+}
+
+/* Root may do anything, except what the file has no operation or mode for. */
+static int may_open(struct inode *inode, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	const struct file_operations *fops = inode->fops;
+
+	if (acc == O_ACCMODE)
+		return -EINVAL;
+	if (S_ISDIR(inode->mode))
+		return acc == O_RDONLY ? 0 : -EISDIR;
+	if (acc != O_WRONLY && !(fops && fops->read && inode->mode & S_IRUGO))
+		return -EACCES;
+	if (acc != O_RDONLY && !(fops && fops->write && inode->mode & S_IWUGO))
+		return -EACCES;
+	return 0;
+}
+
+static void count_open(struct inode *inode, int delta)
+{
+	unsigned long flags = spin_lock_irqsave(&tree_lock);
+
+	inode->open_count += delta;
+	spin_unlock_irqrestore(&tree_lock, flags);
+}
+
+int vfs_open(struct inode *cwd, const char *path, int flags,
+	     struct file **out)
+{
+	struct inode *inode;
+	struct file *f;
+	int err = vfs_walk(cwd, path, &inode);
+
+	if (err == -ENOENT && (flags & O_CREAT))
+		err = create_at(cwd, path, &inode);
+	if (!err)
+		err = may_open(inode, flags);
+	if (err)
+		return err;
+	f = kzalloc(sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->inode = inode;
+	f->flags = flags;
+	count_open(inode, 1);
+	if (inode->fops && inode->fops->open)
+		err = inode->fops->open(inode, f);
+	if (err) {
+		count_open(inode, -1);
+		kfree(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+ssize_t vfs_read(struct file *f, char *buf, size_t n)
+{
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (S_ISDIR(f->inode->mode))
+		return -EISDIR;
+	return n ? f->inode->fops->read(f, buf, n) : 0;
+}
+
+ssize_t vfs_write(struct file *f, const char *buf, size_t n)
+{
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	return f->inode->fops->write(f, buf, n);
+}
+
+/* Close f; returns what the file's release said (f is gone either way). */
+int vfs_close(struct file *f)
+{
+	struct inode *inode = f->inode;
+	int err = 0;
+
+	if (inode->fops && inode->fops->release)
+		err = inode->fops->release(inode, f);
+	count_open(inode, -1);
+	kfree(f);
+	return err;
+}
+
+static struct inode *mkdir_path(const char *path)
+{
+	struct inode *dir = root, *next;
+	char name[NAME_MAX];
+	size_t len;
+
+	for (path = next_component(path, &len); len;
+	     path = next_component(path + len, &len)) {
+		strlcpy(name, path, min(len + 1, sizeof(name)));
+		next = vfs_lookup(dir, name);
+		dir = next ? next : vfs_mkdir(dir, name);
+		if (!dir)
+			return NULL;
+	}
+	return dir;
+}
+
+/* The mount points: tracefs and the ftrace sysctls fill theirs later. */
+void vfs_init(void)
+{
+	root = alloc_inode("", S_IFDIR | 0755);
+	if (!root || !ramfs_mount(root, "tmp") ||
+	    !mkdir_path("/sys/kernel/tracing") || !mkdir_path("/proc/sys/kernel"))
+		panic("vfs: no memory for the mount points");
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""bench.py: boot each build under `qemu -icount shift=0 -smp 1`, where a
+guest instruction is a tick of the clock rdinstret reads, type `bench`
+at the shell, and gather what it prints into a table and
+build/bench.json. The FTRACE=none build is the baseline for the cost of
+a disabled site; the mcount build is measured too when it exists.
+
+usage: bench.py OUT.json BUILD_PATCHABLE BUILD_NONE [BUILD_MCOUNT]
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..',
+                                'tests', 'console'))
+import harness  # noqa: E402
+
+# Linux 6.1.192 on the same QEMU, and our targets (see issue: Performance).
+ROWS = [
+    ('disabled_insns_per_entry', 2, '<= 1'),
+    ('function_insns_per_call', 585, '<= 195'),
+    ('function_off_insns_per_call', 173, '<= 60'),
+    ('graph_insns_per_call', 1527, '<= 500'),
+    ('switch_one_insns', 758927, '<= 50000'),
+    ('patch_all_insns_per_site', 1289, '<= 430'),
+    ('ftrace_init_insns_per_site', 3500, '<= 100'),
+    ('boot_insns_to_prompt', 87900000, '<= 20000000'),
+    ('bytes_per_function_event', 28, '<= 24'),
+    ('bytes_per_site_record', 16, '<= 16'),
+    ('sites', 8984, 'report'),
+]
+
+
+def measure(build):
+    """Boot one build, run `bench`, return {key: number}."""
+    k = harness.Kernel(build=build, smp=1, timeout=120,
+                       qemu_args=['-icount', 'shift=0'])
+    with k:
+        out = k.run('bench', timeout=600)
+    values = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == 'bench:':
+            num = float(parts[2])
+            values[parts[1]] = int(num) if num.is_integer() else num
+    return values
+
+
+def combine(patchable, none, mcount):
+    """The keys of bench.json: this build's figures, plus derived ones."""
+    out = dict(patchable)
+    out['disabled_insns_per_entry'] = round(
+        patchable['loop_insns_per_call'] - none['loop_insns_per_call'], 2)
+    if mcount:
+        for key in ('loop_insns_per_call', 'stub_insns_per_call',
+                    'function_insns_per_call', 'graph_insns_per_call'):
+            if key in mcount:
+                out['mcount_' + key] = mcount[key]
+        out['mcount_disabled_insns_per_entry'] = round(
+            mcount['loop_insns_per_call'] - none['loop_insns_per_call'], 2)
+    return out
+
+
+def table(values):
+    lines = [f"{'key':32} {'rvftrace':>12} {'Linux 6.1':>12}  target",
+             '-' * 70]
+    for key, linux, target in ROWS:
+        lines.append(f"{key:32} {str(values.get(key, '-')):>12} "
+                     f"{linux:>12}  {target}")
+    extra = sorted(k for k in values if k not in dict((r[0], 0) for r in ROWS))
+    for key in extra:
+        lines.append(f"{key:32} {str(values[key]):>12}")
+    return '\n'.join(lines)
+
+
+def main(argv):
+    out_path, patchable, none = argv[1:4]
+    mcount = argv[4] if len(argv) > 4 else None
+    values = combine(measure(patchable), measure(none),
+                     measure(mcount) if mcount else None)
+    print(table(values))
+    with open(out_path, 'w') as f:
+        json.dump(values, f, indent=2, sort_keys=True)
+        f.write('\n')
+
+
+if __name__ == '__main__':
+    main(sys.argv)

@@ -1,0 +1,478 @@
+"""test_shell.py: the shell at the console, typed at as a person would.
+
+Every command and its error messages, the line editor (backspace,
+Ctrl-U, Ctrl-C, history, Tab, the line limit, line noise), quoting and
+redirection, and the workloads `run` starts. All tests share one booted
+kernel, in order, so each one sets up the files and directory it needs.
+"""
+
+import re
+import time
+import zlib
+
+import harness
+
+SMP = (1, 4)
+
+COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'ls',
+            'poweroff', 'ps', 'pwd', 'run', 'selftest', 'uptime')
+WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong')
+LINE_MAX = 255
+UP, DOWN = '\x1b[A', '\x1b[B'
+CTRL_C, CTRL_U, DEL, BS = '\x03', '\x15', '\x7f', '\x08'
+
+
+def prompt_line(k):
+    """The last prompt printed, e.g. 'rvftrace:/# '."""
+    return re.findall(r'rvftrace:[^\n#]*# ', k.output)[-1]
+
+
+# --- commands ------------------------------------------------------------
+
+def test_help_lists_every_command(k):
+    out = k.run('help')
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == sorted(names), f'help is not sorted:\n{out}'
+    for cmd in COMMANDS:
+        assert cmd in names, f'help does not list {cmd}:\n{out}'
+
+
+def test_unknown_command(k):
+    k.check(k.run('foo'), 'sh: foo: command not found\n')
+    k.check(k.run('foo bar baz'), 'sh: foo: command not found\n')
+    k.check(k.run('echo still here'), 'still here\n')
+
+
+def test_empty_and_blank_lines(k):
+    k.check(k.run(''), '')
+    k.check(k.run('    '), '')
+    k.check(k.run('# a comment'), '')
+
+
+def test_echo(k):
+    k.check(k.run('echo hello   world'), 'hello world\n')
+    k.check(k.run('echo'), '\n')
+    k.check(k.run('echo -n no newline'), 'no newline')
+    k.check(k.run('echo -x'), '-x\n')
+
+
+def test_quoting(k):
+    k.run("echo 'fib*' > /tmp/q")
+    k.check(k.run('cat /tmp/q'), 'fib*\n')
+    k.check(k.run('''echo "a  b" 'c  d' e\\ \\ f'''), 'a  b c  d e  f\n')
+    k.check(k.run('''echo 'it'"'"'s' "say \\"hi\\"" '>' x'''),
+            'it\'s say "hi" > x\n')
+
+
+def test_syntax_errors(k):
+    k.check(k.run('echo "open'),
+            'sh: unexpected EOF while looking for matching `"\'\n')
+    k.check(k.run('echo >'),
+            "sh: syntax error near unexpected token `newline'\n")
+    k.check(k.run('echo a | cat'), "sh: unsupported token `|'\n")
+    k.check(k.run('echo fine'), 'fine\n')
+
+
+# --- redirection ---------------------------------------------------------
+
+def test_redirect_truncates_and_appends(k):
+    k.check(k.run('echo one > /tmp/r'), '')
+    k.check(k.run('echo two >> /tmp/r'), '')
+    k.check(k.run('echo -n three >>/tmp/r'), '')
+    k.check(k.run('cat /tmp/r'), 'one\ntwo\nthree')
+    k.run('echo four >/tmp/r')
+    k.check(k.run('cat /tmp/r'), 'four\n')
+    k.run('> /tmp/r')
+    k.check(k.run('cat /tmp/r'), '')
+
+
+def test_redirect_any_command(k):
+    k.run('cd /')
+    k.check(k.run('pwd > /tmp/out'), '')
+    k.run('ls / >> /tmp/out')
+    k.run('run fib 10 >> /tmp/out')
+    k.check(k.run('cat /tmp/out'), '/\nproc\nsys\ntmp\nfib(10) = 55\n')
+    k.run('help > /tmp/help')
+    k.check(k.run('cat /tmp/help'), k.run('help'))
+
+
+def test_redirect_errors(k):
+    k.run('echo x > /tmp/q')
+    k.check(k.run('echo x > /nope/f'),
+            'sh: /nope/f: No such file or directory\n')
+    k.check(k.run('echo x > /tmp'), 'sh: /tmp: Is a directory\n')
+    k.check(k.run('echo x > /sys/kernel/tracing/new'),
+            'sh: /sys/kernel/tracing/new: Permission denied\n')
+    k.check(k.run('echo x > /tmp/q/f'), 'sh: /tmp/q/f: Not a directory\n')
+    # Errors go to the console, not to the file; bash opens the file
+    # even for a command it cannot find.
+    k.check(k.run('cat /nope > /tmp/err'),
+            'cat: /nope: No such file or directory\n')
+    k.check(k.run('nosuch > /tmp/err2'), 'sh: nosuch: command not found\n')
+    k.check(k.run('ls /tmp/err /tmp/err2'), '/tmp/err\n/tmp/err2\n')
+    k.check(k.run('cat /tmp/err /tmp/err2'), '')
+
+
+# --- files ---------------------------------------------------------------
+
+def test_cat(k):
+    k.run('echo first > /tmp/c1')
+    k.run('echo second > /tmp/c2')
+    k.check(k.run('cat /tmp/c1 /tmp/c2 /tmp/c1'), 'first\nsecond\nfirst\n')
+    k.check(k.run('cat /tmp/c1 /nope /tmp/c2'),
+            'first\ncat: /nope: No such file or directory\nsecond\n')
+
+
+def test_cat_errors(k):
+    k.check(k.run('cat /nope'), 'cat: /nope: No such file or directory\n')
+    k.check(k.run('cat /tmp'), 'cat: /tmp: Is a directory\n')
+    k.run('echo x > /tmp/plain')
+    k.check(k.run('cat /tmp/plain/x'), 'cat: /tmp/plain/x: Not a directory\n')
+    k.check(k.run('cat'), 'usage: cat FILE...\n')
+    k.check(k.run('cat /tmp/plain >> /tmp/plain'),
+            'cat: /tmp/plain: input file is output file\n')
+    k.check(k.run('cat /tmp/plain'), 'x\n')
+
+
+def test_cat_streams_a_large_file(k):
+    line = 'abcdefghijklmnopqrstuvwxyz0123456789' * 2
+    k.run(f'echo {line} > /tmp/big')
+    for _ in range(10):     # doubles each time: 2^10 lines, 73 KiB
+        k.run('cat /tmp/big /tmp/big > /tmp/big2')
+        k.run('cat /tmp/big2 > /tmp/big')
+    out = k.run('cat /tmp/big', timeout=60)
+    k.check(out, (line + '\n') * 1024)
+    k.check(k.run('ls -l /tmp/big'), f'-rw-r--r-- {1024 * 73:8} /tmp/big\n')
+
+
+def test_ls(k):
+    k.check(k.run('ls /'), 'proc\nsys\ntmp\n')
+    k.check(k.run('ls /sys/kernel'), 'tracing\n')
+    k.check(k.run('ls /proc/sys'), 'kernel\n')
+    names = k.run('ls /sys/kernel/tracing').splitlines()
+    assert names == sorted(names), names
+    assert 'current_tracer' in names and 'trace' in names, names
+    k.run('cd /sys')
+    k.check(k.run('ls'), 'kernel\n')
+    k.check(k.run('ls ../proc'), 'sys\n')
+    k.run('cd /')
+    k.check(k.run('ls /proc /sys'), '/proc:\nsys\n\n/sys:\nkernel\n')
+
+
+def test_ls_sorted_and_long(k):
+    for name in ('zeta', 'alpha', 'Mid', 'beta'):
+        k.run(f'echo {name} > /tmp/ls_{name}')
+    names = [n for n in k.run('ls /tmp').split() if n.startswith('ls_')]
+    assert names == ['ls_Mid', 'ls_alpha', 'ls_beta', 'ls_zeta'], names
+    k.check(k.run('ls -l /tmp/ls_beta'), '-rw-r--r--        5 /tmp/ls_beta\n')
+    k.check(k.run('ls -l /sys'), 'drwxr-xr-x        0 kernel\n')
+
+
+def test_ls_errors(k):
+    k.check(k.run('ls /nope'),
+            "ls: cannot access '/nope': No such file or directory\n")
+    k.check(k.run('ls -a'), "ls: invalid option '-a'\n")
+    k.check(k.run('ls /nope /sys'),
+            "ls: cannot access '/nope': No such file or directory\n"
+            '/sys:\nkernel\n')
+    k.run('echo x > /tmp/lsfile')
+    k.check(k.run('ls /sys /tmp/lsfile /proc'),
+            '/tmp/lsfile\n\n/sys:\nkernel\n\n/proc:\nsys\n')
+
+
+def test_cd_pwd_and_prompt(k):
+    k.run('cd /sys/kernel/tracing')
+    assert prompt_line(k) == 'rvftrace:/sys/kernel/tracing# ', prompt_line(k)
+    k.check(k.run('pwd'), '/sys/kernel/tracing\n')
+    k.run('cd ..')
+    k.check(k.run('pwd'), '/sys/kernel\n')
+    k.run('cd ./tracing/../../../proc/sys/kernel')
+    k.check(k.run('pwd'), '/proc/sys/kernel\n')
+    k.run('cd')
+    k.check(k.run('pwd'), '/\n')
+    assert prompt_line(k) == 'rvftrace:/# ', prompt_line(k)
+    k.run('cd tmp')
+    k.run('echo relative > rel')
+    k.check(k.run('cat /tmp/rel'), 'relative\n')
+    k.run('cd /')
+
+
+def test_cd_errors(k):
+    k.run('cd /tmp')
+    k.run('echo x > /tmp/notdir')
+    k.check(k.run('cd /nope'), 'sh: cd: /nope: No such file or directory\n')
+    k.check(k.run('cd /tmp/notdir'), 'sh: cd: /tmp/notdir: Not a directory\n')
+    k.check(k.run('cd / /tmp'), 'sh: cd: too many arguments\n')
+    k.check(k.run('pwd'), '/tmp\n')
+    k.run('cd /')
+
+
+# --- system commands -----------------------------------------------------
+
+def test_ps(k):
+    lines = k.run('ps').splitlines()
+    assert lines[0].split() == ['PID', 'CPU', 'STAT', 'COMMAND'], lines
+    rows = [line.split() for line in lines[1:]]
+    idle = sorted(r[3] for r in rows if r[0] == '0')
+    assert idle == sorted(f'swapper/{n}' for n in range(k.smp)), lines
+    shells = [r for r in rows if r[3] == 'sh']
+    assert len(shells) == 1 and shells[0][0] == '1', lines
+    assert shells[0][2] == 'R', f'the shell runs ps, so it runs: {lines}'
+    for pid, cpu, stat, _ in rows:
+        assert int(cpu) < k.smp and stat in 'RSZ', lines
+
+
+def test_free(k):
+    lines = k.run('free').splitlines()
+    assert lines[0].split() == ['total', 'used', 'free'], lines
+    label, total, used, free = lines[1].split()
+    assert label == 'Mem:', lines
+    total, used, free = int(total), int(used), int(free)
+    assert total == used + free, lines
+    assert 200 * 1024 < total <= 256 * 1024, f'256 MiB in KiB: {lines}'
+
+
+def test_uptime(k):
+    pattern = re.compile(r'up (\d+)\.(\d\d) seconds\n')
+    first = pattern.fullmatch(k.run('uptime'))
+    time.sleep(1.1)
+    second = pattern.fullmatch(k.run('uptime'))
+    assert first and second, k.tail()
+    elapsed = float('.'.join(second.groups())) - float('.'.join(first.groups()))
+    assert 1 <= elapsed < 5, elapsed
+
+
+def test_cpus(k):
+    lines = k.run('cpus').splitlines()
+    assert lines[0].split() == ['CPU', 'HART', 'ONLINE', 'TICKS', 'IRQS',
+                                'CURRENT'], lines
+    rows = [line.split() for line in lines[1:]]
+    assert [int(r[0]) for r in rows] == list(range(k.smp)), lines
+    assert all(r[2] == 'yes' for r in rows), lines
+    assert all(int(r[3]) > 0 for r in rows), lines
+    current = [r[5] for r in rows]
+    assert current.count('sh') == 1, f'sh runs `cpus` on one CPU: {lines}'
+    assert all(c == 'sh' or c.startswith('swapper/') for c in current), lines
+
+
+def test_dmesg(k):
+    out = k.run('dmesg')
+    assert 'rvftrace: RISC-V kernel with dynamic ftrace' in out, out
+    assert f'smp: {k.smp} CPU(s) online' in out, out
+    assert all(re.match(r'\[ *\d+\.\d{6}\] ', line)
+               for line in out.splitlines()), out
+
+
+def test_selftest_command(k):
+    out = k.run('selftest vfs', timeout=60)
+    assert '# vfs: pass:8 fail:0 skip:0 total:8' in out, out
+    out = k.run('selftest workloads', timeout=60)
+    assert re.search(r'# workloads: pass:\d+ fail:0 skip:0', out), out
+    k.check(k.run('selftest nosuite'),
+            'KTAP version 1\n1..0\n# Totals: pass:0 fail:0 skip:0 total:0\n')
+
+
+# --- workloads -----------------------------------------------------------
+
+def test_run_fib(k):
+    k.check(k.run('run fib 10'), 'fib(10) = 55\n')
+    k.check(k.run('run fib'), 'fib(10) = 55\n')
+    k.check(k.run('run fib 0'), 'fib(0) = 0\n')
+    k.check(k.run('run fib 25'), 'fib(25) = 75025\n')
+
+
+def test_run_bad_numbers(k):
+    k.check(k.run('run fib x'), "run: fib: invalid number 'x'\n")
+    k.check(k.run('run fib -1'), "run: fib: invalid number '-1'\n")
+    k.check(k.run('run fib 10x'), "run: fib: invalid number '10x'\n")
+    k.check(k.run('run fib 99999999999999999999999'),
+            "run: fib: invalid number '99999999999999999999999'\n")
+    k.check(k.run('run fib 31'), 'run: fib: 31 is out of range (0 to 30)\n')
+    k.check(k.run('run fib 1 2'), 'run: fib: too many arguments\n')
+    k.check(k.run('run sort 0'), 'run: sort: 0 is out of range (1 to 1000000)\n')
+    k.check(k.run('run sort 1000001'),
+            'run: sort: 1000001 is out of range (1 to 1000000)\n')
+    k.check(k.run('run crc32 16385'),
+            'run: crc32: 16385 is out of range (1 to 16384)\n')
+    k.check(k.run('run pingpong zero'), "run: pingpong: invalid number 'zero'\n")
+    k.check(k.run('run fib 3'), 'fib(3) = 2\n')
+
+
+def test_run_unknown_workload(k):
+    out = k.run('run nope')
+    assert out.startswith('run: nope: no such workload\n'), out
+    for w in WORKLOADS:
+        assert re.search(rf'^  {w} ', out, re.M), f'{w} not listed:\n{out}'
+    out = k.run('run')
+    assert out.startswith('usage: run WORKLOAD [ARGS]\n'), out
+
+
+def test_run_sort(k):
+    m = re.fullmatch(r'sort: 100000 numbers sorted, from (\d+) to (\d+)\n',
+                     k.run('run sort 100000', timeout=60))
+    assert m and int(m[1]) <= int(m[2]), k.tail()
+    m = re.fullmatch(r'sort: 1 numbers sorted, from (\d+) to \1\n',
+                     k.run('run sort 1'))
+    assert m, k.tail()
+
+
+def test_run_crc32(k):
+    def pattern(kib):
+        return bytes((i ^ (i >> 8)) & 0xff for i in range(kib * 1024))
+
+    for kib in (1, 64, 100):
+        out = k.run(f'run crc32 {kib}')
+        k.check(out, f'crc32 of {kib} KiB: 0x{zlib.crc32(pattern(kib)):08x}\n')
+    k.check(k.run('run crc32'),
+            f'crc32 of 64 KiB: 0x{zlib.crc32(pattern(64)):08x}\n')
+
+
+def test_run_pingpong(k):
+    out = k.run('run pingpong', timeout=60)
+    m = re.fullmatch(r'ping on cpu (\d+), pong on cpu (\d+)( \(one CPU\))?: '
+                     r'1000 round trips\n', out)
+    assert m, out
+    if k.smp == 1:
+        assert m[1] == m[2] == '0' and m[3], out
+    else:
+        assert m[1] != m[2] and not m[3], f'want two CPUs: {out}'
+    assert re.fullmatch(r'ping on .*: 10 round trips\n',
+                        k.run('run pingpong 10')), k.tail()
+
+
+def test_ctrl_c_stops_a_workload(k):
+    k.type('run pingpong 10000000\r')
+    k.expect(r'run pingpong 10000000\n')
+    time.sleep(1)
+    assert not k.output.endswith('# '), 'pingpong ended too soon'
+    k.type(CTRL_C)
+    out = k.read_until_prompt(timeout=10)
+    assert re.fullmatch(r'ping on cpu \d+, pong on cpu \d+.*: \d+ round trips'
+                        r'\n\^C\n', out), out
+    k.check(k.run('echo after'), 'after\n')
+    assert 'ping' not in k.run('ps'), k.tail()
+
+
+def test_ctrl_c_typed_ahead_is_dropped(k):
+    # What was typed before the Ctrl-C is flushed, as a tty's ISIG does.
+    k.type('run pingpong 10000000\r')
+    k.expect(r'run pingpong 10000000\n')
+    time.sleep(0.5)
+    k.type('echo lost' + CTRL_C)
+    out = k.read_until_prompt(timeout=10)
+    assert out.endswith('^C\n') and 'lost' not in out, out
+    k.check(k.run('echo kept'), 'kept\n')
+
+
+# --- the line editor -----------------------------------------------------
+
+def test_ctrl_c_at_the_prompt(k):
+    k.type('echo abandoned' + CTRL_C)
+    k.check(k.read_until_prompt(), 'echo abandoned^C\n')
+    k.type(CTRL_C)
+    k.check(k.read_until_prompt(), '^C\n')
+    k.check(k.run('echo ok'), 'ok\n')
+    assert 'abandoned\n' not in k.output
+
+
+def test_ctrl_u_kills_the_line(k):
+    k.check(k.run('garbage here' + CTRL_U + 'echo ok'), 'ok\n')
+    k.check(k.run(CTRL_U + CTRL_U + 'echo twice' + CTRL_U + 'echo once'),
+            'once\n')
+
+
+def test_backspace(k):
+    k.check(k.run('echo abx' + DEL + 'c' + BS + BS + 'bc'), 'abc\n')
+    k.check(k.run(DEL * 3 + BS + 'echo fine'), 'fine\n')
+    k.check(k.run('echo xy' + DEL * 10 + 'echo all gone'), 'all gone\n')
+    k.check(k.run('ech' + DEL * 10), '')
+
+
+def test_history(k):
+    k.run('echo first')
+    k.run('echo second')
+    k.check(k.run(UP), 'second\n')
+    k.check(k.run(UP + UP), 'first\n')
+    k.check(k.run('\x1bOA'), 'first\n')                 # SS3 form
+    k.check(k.run(UP + UP + UP + DOWN), 'second\n')
+    k.check(k.run('echo draft' + UP + DOWN), 'draft\n')
+    k.check(k.run(UP + DEL * 5 + 'edited'), 'edited\n')
+
+
+def test_history_holds_16_lines(k):
+    for i in range(40):
+        k.run(f'echo h{i}')
+    k.check(k.run(UP * 16), 'h24\n')
+    # Walking past the oldest line rings the bell and stays there.
+    bells = k.output.count('\a')
+    assert re.fullmatch(r'h\d+\n', k.run(UP * 100)), k.tail()
+    assert k.output.count('\a') > bells, 'no bell past the oldest line'
+
+
+def test_crlf_runs_a_line_once(k):
+    k.type('echo crlf\r\n')
+    k.check(k.read_until_prompt(), 'echo crlf\ncrlf\n')
+    k.type('echo lf\n')
+    k.check(k.read_until_prompt(), 'echo lf\nlf\n')
+    k.type('echo cr\r')
+    k.check(k.read_until_prompt(), 'echo cr\ncr\n')
+    time.sleep(0.3)
+    assert k.output.endswith('cr\nrvftrace:/# '), k.tail()
+
+
+def test_tab_completes_a_command(k):
+    k.check(k.run('ech\thi'), 'hi\n')
+    k.check(k.run('pw\t'), '/\n')
+    assert k.run('  upti\t').startswith('up '), k.tail()
+
+
+def test_tab_completes_a_path(k):
+    k.run('echo tabbed > /tmp/tab_file')
+    k.check(k.run('cat /tmp/tab_f\t'), 'tabbed\n')
+    k.check(k.run('ls /sy\tk\t'), 'tracing\n')
+    k.run('cd /tmp')
+    k.check(k.run('cat tab_\t'), 'tabbed\n')
+    k.run('cd /')
+
+
+def test_tab_lists_candidates(k):
+    k.type('c\t')
+    out = k.read_until_prompt()
+    assert 'cat  cd  cpus\n' in out, out
+    time.sleep(0.2)
+    assert k.output.endswith('rvftrace:/# c'), k.tail()
+    k.check(k.run('d /tmp'), '')
+    k.check(k.run('pwd'), '/tmp\n')
+    k.run('cd /')
+    k.type('ls /\t')
+    out = k.read_until_prompt()
+    assert 'proc/  sys/  tmp/\n' in out, out
+    k.check(k.run(''), 'proc\nsys\ntmp\n')
+
+
+def test_tab_without_candidates_rings(k):
+    k.type('xyz\t')
+    k.expect('\a')
+    k.check(k.run(CTRL_U + 'echo ok'), 'ok\n')
+
+
+def test_long_line_is_refused_with_a_bell(k):
+    words = 'echo ' + 'a' * 300
+    bells_before = k.output.count('\a')
+    out = k.run(words)
+    k.check(out, 'a' * (LINE_MAX - len('echo ')) + '\n')
+    assert k.output.count('\a') - bells_before == 300 - (LINE_MAX - 5), \
+        'one bell per refused character'
+    # The full line still edits: erase one, type one.
+    k.check(k.run('echo ' + 'b' * 260 + DEL + 'c'),
+            'b' * (LINE_MAX - 6) + 'c\n')
+
+
+def test_control_and_non_ascii_bytes_are_ignored(k):
+    k.type(b'echo a\x01\x02b\x04\x05\x0e\x10c\x1a\x1c\x1fd\r')
+    k.check(k.read_until_prompt(), 'echo abcd\nabcd\n')
+    k.type(b'echo x\x80\xff\xc3\xa9y\xfez\r')
+    k.check(k.read_until_prompt(), 'echo xyz\nxyz\n')
+    k.type('echo e\x1b[Cs\x1b[3~c\x1b[1;5Ha\x1bOHp\x1bxe\r')
+    k.check(k.read_until_prompt(), 'echo escape\nescape\n')
+    k.check(k.run('echo clean'), 'clean\n')

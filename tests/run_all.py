@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""run_all.py: every test of rvftrace, with one verdict line per test.
+
+    tests/run_all.py --build build [-j N] [host test binaries...]
+
+Runs (a) each host test binary, one result per KTAP `ok N`/`not ok N`
+line; (b) the in-kernel selftests, booted with `-append selftest` on 1
+and 4 CPUs, one result per case line; (c) each console test module
+tests/console/test_*.py on each of its SMP configurations, one result
+per test function. Independent QEMUs run in parallel. The last line is
+`N passed, N failed` (and `, N skipped`); the exit status is 1 if any
+test failed.
+"""
+
+import argparse
+import concurrent.futures
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+import unittest
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONSOLE_DIR = os.path.join(ROOT, 'tests', 'console')
+sys.path.insert(0, CONSOLE_DIR)
+import harness  # noqa: E402  (found through the path set just above)
+
+SELFTEST_SMP = (1, 4)
+CONSOLE_SMP = (1, 4)
+SELFTEST_TIMEOUT = 240      # one boot runs every suite
+HOST_TIMEOUT = 120
+TAIL_LINES = 30
+
+# A KTAP result line; selftest cases are the ones indented 4 spaces.
+RESULT = re.compile(r'^(?P<indent> *)(?P<not>not )?ok (?P<num>\d+)'
+                    r'(?: - (?P<name>.*?))?(?P<skip> # SKIP.*)?$')
+PLAN = re.compile(r'^1\.\.(\d+)$')
+SUBTEST = re.compile(r'^    # Subtest: (\S+)')
+
+
+@dataclass
+class Result:
+    name: str
+    status: str             # 'ok', 'not ok' or 'skip'
+    details: str = ''
+
+
+def tail(text, lines=TAIL_LINES):
+    return '\n'.join(text.splitlines()[-lines:])
+
+
+# --- (a) host test binaries ----------------------------------------------
+
+def ktap_results(lines, prefix, indent):
+    """Results of the KTAP lines at one indent, each with the diagnostic
+    lines printed since the result before it."""
+    results, diag = [], []
+    for line in lines:
+        m = RESULT.match(line)
+        if not m or len(m['indent']) != indent:
+            diag.append(line)
+            continue
+        name = f'{prefix}{m["name"] or m["num"]}'
+        if m['skip']:
+            results.append(Result(name, 'skip', m['skip'].strip()))
+        elif m['not']:
+            results.append(Result(name, 'not ok', '\n'.join(diag)))
+        else:
+            results.append(Result(name, 'ok'))
+        diag = []
+    return results
+
+
+def run_host_binary(path):
+    name = os.path.basename(path)
+    try:
+        proc = subprocess.run([os.path.abspath(path)], cwd=ROOT,
+                              capture_output=True, text=True,
+                              errors='replace', timeout=HOST_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors='replace') if e.stdout else ''
+        return [Result(f'host/{name}', 'not ok',
+                       f'timed out after {HOST_TIMEOUT}s\n{tail(out)}')]
+    lines = proc.stdout.splitlines()
+    results = ktap_results(lines, f'host/{name}/', 0)
+    failed = any(r.status == 'not ok' for r in results)
+    plans = [int(m[1]) for m in map(PLAN.match, lines) if m]
+    output = tail(proc.stdout + proc.stderr)
+    if proc.returncode != 0 and not failed:
+        results.append(Result(f'host/{name}', 'not ok',
+                              f'exit status {proc.returncode}\n{output}'))
+    elif plans and plans[0] != len(results):
+        results.append(Result(f'host/{name}', 'not ok',
+                              f'planned {plans[0]} tests, ran '
+                              f'{len(results)}\n{output}'))
+    return results
+
+
+# --- (b) in-kernel selftests --------------------------------------------
+
+def selftest_cases(output, smp):
+    """One result per case line, named selftest/SUITE/CASE[smpN]."""
+    results, suite, block = [], '?', []
+    for line in output.splitlines():
+        m = SUBTEST.match(line)
+        if m:
+            suite, block = m[1], []
+            continue
+        block.append(line)
+        m = RESULT.match(line)
+        if m and len(m['indent']) == 4:
+            results += ktap_results(block, f'selftest/{suite}/', 4)
+            block = []
+    for r in results:
+        r.name += f'[smp{smp}]'
+    return results, suite
+
+
+def run_selftests(build, smp):
+    k = harness.Kernel(build, smp=smp, append='selftest',
+                       timeout=SELFTEST_TIMEOUT)
+    problem = None
+    try:
+        k.launch()
+        status = k.wait(SELFTEST_TIMEOUT)
+    except harness.KernelError as e:
+        status, problem = None, str(e)
+    finally:
+        k.close()
+    results, suite = selftest_cases(k.output, smp)
+    failed = any(r.status == 'not ok' for r in results)
+    whole = f'selftest[smp{smp}]'
+    if harness.CRASH.search(k.output):
+        problem = f'crashed in suite {suite}:\n{k.tail()}'
+    elif problem is None and '# Totals:' not in k.output:
+        problem = f'no totals line, exit status {status}:\n{k.tail()}'
+    elif problem is None and status != 0 and not failed:
+        problem = f'exit status {status}:\n{k.tail()}'
+    if problem:
+        results.append(Result(whole, 'not ok', problem))
+    return results
+
+
+# --- (c) console tests ---------------------------------------------------
+
+def load_module(path, tag):
+    spec = importlib.util.spec_from_file_location(
+        f'{os.path.basename(path)[:-3]}_{tag}', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def smp_configs(module):
+    smp = getattr(module, 'SMP', CONSOLE_SMP)
+    return (smp,) if isinstance(smp, int) else tuple(smp)
+
+
+def test_functions(module):
+    return [(name, fn) for name, fn in vars(module).items()
+            if name.startswith('test_') and callable(fn)]
+
+
+def describe_failure(exc, k, path):
+    """The exception, where in the test file it struck, and the console
+    tail unless the exception carries it already."""
+    where = [f'{os.path.basename(f.filename)}:{f.lineno}: {f.line}'
+             for f in traceback.extract_tb(exc.__traceback__)
+             if f.filename == path]
+    text = f'{type(exc).__name__}: {exc}'
+    if where:
+        text = f'at {where[-1]}\n{text}'
+    if k is not None and not isinstance(exc, (harness.KernelError,
+                                              TimeoutError)):
+        text += '\n' + k.tail(TAIL_LINES)
+    return text
+
+
+def run_one_test(fn, k, name, path):
+    try:
+        fn(k)
+    except unittest.SkipTest as e:
+        return Result(name, 'skip', f'# SKIP {e}')
+    except Exception as e:      # any failure of the test is its verdict
+        return Result(name, 'not ok', describe_failure(e, k, path))
+    problem = k.crash_report()
+    return Result(name, 'not ok', problem) if problem else Result(name, 'ok')
+
+
+def run_console_module(path, smp):
+    """The module's tests in order on one kernel, rebooted only after a
+    test left it dead or hung."""
+    module = load_module(path, f'smp{smp}')
+    append = getattr(module, 'APPEND', None)
+    results, k = [], None
+    for test, fn in test_functions(module):
+        name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
+        if k is None:
+            k = harness.Kernel(smp=smp, append=append)
+            try:
+                k.start()
+            except Exception as e:  # no QEMU, no kernel.elf, no prompt
+                results.append(Result(name, 'not ok', f'boot failed: {e}'))
+                k.close()
+                k = None
+                continue
+        results.append(run_one_test(fn, k, name, path))
+        if not k.responsive():
+            k.close()
+            k = None
+    if k is not None:
+        k.close()
+    return results
+
+
+# --- the run -------------------------------------------------------------
+
+def guarded(fn, *args):
+    """fn's results, or its crash as one failure, so one broken job
+    cannot hide the others' verdicts."""
+    try:
+        return fn(*args)
+    except Exception:
+        name = f'{fn.__name__}{args}'
+        return [Result(name, 'not ok', traceback.format_exc())]
+
+
+def jobs(build, host_bins):
+    """(function, args) for each independent piece of work: the QEMU
+    runs first, the quick host binaries last to fill the gaps."""
+    work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
+    for name in sorted(os.listdir(CONSOLE_DIR)):
+        if name.startswith('test_') and name.endswith('.py'):
+            path = os.path.join(CONSOLE_DIR, name)
+            for smp in smp_configs(load_module(path, 'config')):
+                work.append((run_console_module, (path, smp)))
+    work += [(run_host_binary, (path,)) for path in host_bins]
+    return work
+
+
+def report(result):
+    line = f'{result.status} {result.name}'
+    if result.status == 'skip':
+        line = f'ok {result.name} {result.details}'
+    print(line, flush=True)
+    if result.status == 'not ok' and result.details:
+        for detail in result.details.splitlines():
+            print(f'    {detail}')
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--build', default='build')
+    parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
+    parser.add_argument('host_bins', nargs='*')
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    harness.BUILD = args.build
+    started = time.monotonic()
+    counts = {'ok': 0, 'not ok': 0, 'skip': 0}
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(guarded, fn, *a)
+                   for fn, a in jobs(args.build, args.host_bins)]
+        for future in futures:
+            for result in future.result():
+                report(result)
+                counts[result.status] += 1
+                if result.status == 'not ok':
+                    failed.append(result.name)
+    print(f'# {time.monotonic() - started:.0f}s')
+    for name in failed:
+        print(f'# failed: {name}')
+    summary = f'{counts["ok"]} passed, {counts["not ok"]} failed'
+    if counts['skip']:
+        summary += f', {counts["skip"]} skipped'
+    print(summary)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,209 @@
+/*
+ * bench.c: the `bench` shell command, what `make bench` runs under
+ * `qemu -icount shift=0 -smp 1`, where rdinstret counts executed guest
+ * instructions. A per-call cost is the median over 20 batches of 1000
+ * calls of bench_target() (interrupts off, so nothing else is counted)
+ * less the same loop with tracing off. Tracers are switched through
+ * tracefs exactly as a user's `echo` does, so those costs include
+ * everything a user's command costs. Prints `bench: KEY VALUE` lines.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "shell.h"
+#include "vfs.h"
+#include "ftrace.h"
+#include "init.h"
+#include "kstrtox.h"
+#include "printf.h"
+#include "trace_targets.h"
+#include "asm/csr.h"
+
+#define BATCH		1000
+#define BATCHES		20
+#define TRACING		"/sys/kernel/tracing/"
+
+/* Write a file as `echo` does: one write of the line, then close. */
+static int echo_to(const char *path, const char *line)
+{
+	char buf[128];
+	struct file *f;
+	int len = scnprintf(buf, sizeof(buf), "%s\n", line);
+	int ret = vfs_open(NULL, path, O_WRONLY | O_TRUNC, &f);
+
+	if (ret)
+		return ret;
+	ret = vfs_write(f, buf, len);
+	return vfs_close(f) ?: (ret < 0 ? ret : 0);
+}
+
+static u64 one_batch(void)
+{
+	unsigned long flags = local_irq_save();
+	volatile long sink = 0;
+	u64 start = rdinstret();
+	int i;
+
+	for (i = 0; i < BATCH; i++)
+		sink += bench_target(i);
+	start = rdinstret() - start;
+	local_irq_restore(flags);
+	return start;
+}
+
+static void sort_u64(u64 *v, int n)
+{
+	int i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			u64 t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+/* Instructions for BATCH calls, the median of BATCHES batches. */
+static u64 loop_insns(void)
+{
+	u64 v[BATCHES];
+	int i;
+
+	for (i = 0; i < BATCHES; i++)
+		v[i] = one_batch();
+	sort_u64(v, BATCHES);
+	return v[BATCHES / 2];
+}
+
+/* Hundredths, printed as a decimal: 4617 -> 46.17. */
+static void report(struct shell_out *out, const char *key, u64 centi)
+{
+	sh_printf(out, "bench: %s %llu.%02llu\n", key, centi / 100,
+		  centi % 100);
+}
+
+static void report_int(struct shell_out *out, const char *key, u64 v)
+{
+	sh_printf(out, "bench: %s %llu\n", key, v);
+}
+
+/* Per call, above the untraced loop, in hundredths of an instruction. */
+static u64 extra_per_call(u64 base)
+{
+	u64 loop = loop_insns();
+
+	return loop > base ? (loop - base) * 100 / BATCH : 0;
+}
+
+static void stub_callback(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+}
+
+/* The trampoline alone: an ops with an empty callback on bench_target. */
+static void bench_trampoline(struct shell_out *out, u64 base)
+{
+	struct ftrace_ops ops = { .func = stub_callback, .name = "bench" };
+
+	if (ftrace_set_filter(&ops, "bench_target", 12, 1))
+		return;
+	register_ftrace_function(&ops);
+	report(out, "stub_insns_per_call", extra_per_call(base));
+	unregister_ftrace_function(&ops);
+	ftrace_free_ops_hashes(&ops);
+}
+
+/* Instructions that `echo TRACER > current_tracer` takes. */
+static u64 switch_insns(const char *tracer)
+{
+	u64 start = rdinstret();
+
+	if (echo_to(TRACING "current_tracer", tracer))
+		return 0;
+	return rdinstret() - start;
+}
+
+static u64 read_bytes_stat(void)
+{
+	char buf[512], *p, *end;
+	struct file *f;
+	ssize_t n;
+	unsigned long v = 0;
+
+	if (vfs_open(NULL, TRACING "per_cpu/cpu0/stats", O_RDONLY, &f))
+		return 0;
+	n = vfs_read(f, buf, sizeof(buf) - 1);
+	vfs_close(f);
+	buf[n > 0 ? n : 0] = 0;
+	p = strstr(buf, "bytes: ");
+	if (p) {
+		p += 7;
+		end = strchr(p, '\n');
+		if (end)
+			end[1] = 0;
+		kstrtoul(p, 10, &v);
+	}
+	return v;
+}
+
+static void bench_function(struct shell_out *out, u64 base)
+{
+	u64 sw, before;
+
+	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+		return;
+	sw = switch_insns("function");
+	if (!sw)
+		return;
+	report_int(out, "switch_one_insns", sw);
+	echo_to(TRACING "trace", "");
+	before = read_bytes_stat();
+	report(out, "function_insns_per_call", extra_per_call(base));
+	report(out, "bytes_per_function_event",
+	       (read_bytes_stat() - before) * 100 / (BATCH * BATCHES));
+	echo_to(TRACING "tracing_on", "0");
+	report(out, "function_off_insns_per_call", extra_per_call(base));
+	echo_to(TRACING "tracing_on", "1");
+	echo_to(TRACING "current_tracer", "nop");
+	if (!echo_to(TRACING "current_tracer", "function_graph")) {
+		report(out, "graph_insns_per_call", extra_per_call(base));
+		echo_to(TRACING "current_tracer", "nop");
+	}
+	echo_to(TRACING "set_ftrace_filter", "");
+	echo_to(TRACING "trace", "");
+}
+
+/* nop -> function with no filter: every site at once. */
+static void bench_patch_all(struct shell_out *out)
+{
+	u64 sw = switch_insns("function");
+
+	if (!sw)
+		return;
+	report(out, "patch_all_insns_per_site", sw * 100 / ftrace_nr_records());
+	echo_to(TRACING "current_tracer", "nop");
+	echo_to(TRACING "trace", "");
+}
+
+static int cmd_bench(struct shell_out *out, int argc, char **argv)
+{
+	u64 base = loop_insns();
+
+	(void)argc, (void)argv;
+	report_int(out, "sites", ftrace_nr_records());
+	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
+	report_int(out, "boot_insns_to_prompt", boot_instret);
+	if (ftrace_nr_records())
+		report(out, "ftrace_init_insns_per_site",
+		       ftrace_update_time_insns() * 100 / ftrace_nr_records());
+	report(out, "loop_insns_per_call", base * 100 / BATCH);
+	if (!ftrace_nr_records())
+		return 0;
+	bench_trampoline(out, base);
+	bench_function(out, base);
+	bench_patch_all(out);
+	return 0;
+}
+SHELL_COMMAND("bench", cmd_bench,
+	      "measure tracing costs in instructions (under qemu -icount)");

@@ -1,0 +1,300 @@
+/*
+ * ftrace_files.c: the tracefs files of dynamic ftrace (Linux's
+ * ftrace_init_tracefs): set_ftrace_filter and set_ftrace_notrace,
+ * available_filter_functions, enabled_functions, dyn_ftrace_total_info,
+ * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled.
+ *
+ * A filter file gathers a write's words into a copy of the hash and
+ * installs it at close (Linux's ftrace_regex_write/_release). Opening
+ * with O_TRUNC (`>`) starts from an empty hash, else (`>>`) from the
+ * current one. A word ended by whitespace is applied at once, so a bad
+ * one fails the write (-EINVAL); a word at the very end of the data is
+ * applied at close, where an error cannot be reported. Unlike Linux, a
+ * write that failed leaves the hash as it was even after `>`.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "kallsyms.h"
+#include "kstrtox.h"
+#include "printk.h"
+#include "trace.h"
+
+#define TOKEN_MAX	(KSYM_NAME_LEN + 64)
+
+struct ftrace_regex_iter {
+	struct ftrace_hash *hash;	/* being built, when writing */
+	struct seq_buf seq;		/* the listing, when reading */
+	char token[TOKEN_MAX];		/* a word not yet ended */
+	size_t tlen;
+	int error;
+	bool filter;			/* set_ftrace_filter, else notrace */
+};
+
+struct hash_show {
+	struct seq_buf *s;
+	struct ftrace_hash *hash;
+};
+
+static int show_rec_in_hash(struct dyn_ftrace *rec, void *data)
+{
+	struct hash_show *h = data;
+
+	if (ftrace_lookup_ip_in_hash(h->hash, rec->ip))
+		seq_printf(h->s, "%ps\n", (void *)rec->ip);
+	return 0;
+}
+
+/* The functions of the hash in address order, then the probes. */
+static void ftrace_regex_show(struct seq_buf *s, bool filter)
+{
+	struct ftrace_hash *hash = ftrace_ops_hash_copy(&global_trace.ops,
+							filter);
+	struct hash_show h = { s, hash };
+
+	if (ftrace_hash_empty(hash))
+		seq_puts(s, filter ? "#### all functions enabled ####\n" :
+				     "#### no functions disabled ####\n");
+	else
+		ftrace_for_each_rec(show_rec_in_hash, &h);
+	free_ftrace_hash(hash);
+	if (filter)
+		ftrace_probes_show(&global_trace, s);
+}
+
+static int ftrace_regex_open(struct inode *inode, struct file *file)
+{
+	struct ftrace_regex_iter *iter = kzalloc(sizeof(*iter));
+	bool filter = inode->private != NULL;
+	int acc = file->flags & O_ACCMODE;
+
+	if (!iter)
+		return -ENOMEM;
+	iter->filter = filter;
+	if (acc != O_WRONLY && !seq_init(&iter->seq, 256))
+		ftrace_regex_show(&iter->seq, filter);
+	if (acc != O_RDONLY)
+		iter->hash = (file->flags & O_TRUNC) ? alloc_ftrace_hash(4) :
+			     ftrace_ops_hash_copy(&global_trace.ops, filter);
+	if ((acc != O_WRONLY && !iter->seq.buf) ||
+	    (acc != O_RDONLY && !iter->hash)) {
+		seq_free(&iter->seq);
+		free_ftrace_hash(iter->hash);
+		kfree(iter);
+		return -ENOMEM;
+	}
+	file->private = iter;
+	return 0;
+}
+
+static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
+{
+	struct ftrace_regex_iter *iter = file->private;
+
+	return seq_read(&iter->seq, file, buf, n);
+}
+
+/* One word: a glob for the hash, or (filter only) FUNC:cmd[:N]. */
+static int ftrace_process_regex(struct ftrace_regex_iter *iter)
+{
+	int ret;
+
+	iter->token[iter->tlen] = 0;
+	iter->tlen = 0;
+	if (strchr(iter->token, ':'))
+		return iter->filter ?
+		       ftrace_process_command(&global_trace, iter->token) :
+		       -EINVAL;
+	ret = ftrace_match_records(iter->hash, iter->token,
+				   strlen(iter->token));
+	return ret < 0 ? ret : 0;
+}
+
+static ssize_t ftrace_regex_write(struct file *file, const char *buf,
+				  size_t n)
+{
+	struct ftrace_regex_iter *iter = file->private;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (!trace_isspace(buf[i])) {
+			if (iter->tlen >= TOKEN_MAX - 1)
+				return iter->error = -EINVAL;
+			iter->token[iter->tlen++] = buf[i];
+		} else if (iter->tlen) {
+			ret = ftrace_process_regex(iter);
+			if (ret)
+				return iter->error = ret;
+		}
+	}
+	return n;
+}
+
+static int ftrace_regex_release(struct inode *inode, struct file *file)
+{
+	struct ftrace_regex_iter *iter = file->private;
+
+	(void)inode;
+	if (iter->tlen && !iter->error)
+		iter->error = ftrace_process_regex(iter);
+	if (iter->hash && !iter->error)
+		ftrace_ops_set_hash(&global_trace.ops, iter->hash, iter->filter);
+	else
+		free_ftrace_hash(iter->hash);
+	seq_free(&iter->seq);
+	kfree(iter);
+	return 0;
+}
+
+static const struct file_operations ftrace_filter_fops = {
+	.open = ftrace_regex_open,
+	.read = ftrace_regex_read,
+	.write = ftrace_regex_write,
+	.release = ftrace_regex_release,
+};
+
+/* ---- listings -------------------------------------------------------------- */
+
+static int show_avail(struct dyn_ftrace *rec, void *data)
+{
+	if (!(rec->flags & FTRACE_FL_DISABLED))
+		seq_printf(data, "%ps\n", (void *)rec->ip);
+	return 0;
+}
+
+static void available_filter_functions_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	ftrace_for_each_rec(show_avail, s);
+}
+
+/* Each site that calls a trampoline now: users, and R(egs) I(pmodify). */
+static int show_enabled(struct dyn_ftrace *rec, void *data)
+{
+	if (rec->flags & FTRACE_FL_ENABLED)
+		seq_printf(data, "%ps (%lu)%s%s%s\n", (void *)rec->ip,
+			   ftrace_rec_count(rec),
+			   rec->flags & FTRACE_FL_REGS ? " R" : "  ",
+			   rec->flags & FTRACE_FL_IPMODIFY ? " I" : "  ", "  ");
+	return 0;
+}
+
+static void enabled_functions_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	mutex_lock(&ftrace_lock);
+	ftrace_for_each_rec(show_enabled, s);
+	mutex_unlock(&ftrace_lock);
+}
+
+/* Records, the pages they take, and how many allocations held them. */
+static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%lu pages:%lu groups: 1\n", ftrace_nr_records(),
+		   ftrace_nr_pages());
+}
+
+/* ---- set_ftrace_pid -------------------------------------------------------- */
+
+struct pid_file {
+	struct seq_buf seq;
+	bool truncate, written;
+};
+
+static int ftrace_pid_open(struct inode *inode, struct file *file)
+{
+	struct pid_file *pf = kzalloc(sizeof(*pf));
+
+	(void)inode;
+	if (!pf || seq_init(&pf->seq, 64)) {
+		kfree(pf);
+		return -ENOMEM;
+	}
+	trace_pid_show(&global_trace, &pf->seq);
+	pf->truncate = file->flags & O_TRUNC;
+	file->private = pf;
+	return 0;
+}
+
+static ssize_t ftrace_pid_read(struct file *file, char *buf, size_t n)
+{
+	struct pid_file *pf = file->private;
+
+	return seq_read(&pf->seq, file, buf, n);
+}
+
+/* `>` replaces the list on the first write; later writes add to it. */
+static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
+{
+	struct pid_file *pf = file->private;
+	char *copy = kmalloc(n + 1);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, n);
+	copy[n] = 0;
+	ret = trace_pid_write(&global_trace, copy,
+			      !pf->truncate || pf->written);
+	kfree(copy);
+	if (ret)
+		return ret;
+	pf->written = true;
+	return n;
+}
+
+static int ftrace_pid_release(struct inode *inode, struct file *file)
+{
+	struct pid_file *pf = file->private;
+
+	(void)inode;
+	if (pf->truncate && !pf->written)
+		trace_pid_write(&global_trace, "", false);
+	seq_free(&pf->seq);
+	kfree(pf);
+	return 0;
+}
+
+static const struct file_operations ftrace_pid_fops = {
+	.open = ftrace_pid_open,
+	.read = ftrace_pid_read,
+	.write = ftrace_pid_write,
+	.release = ftrace_pid_release,
+};
+
+/* ---- /proc/sys/kernel/ftrace_enabled ----------------------------------------- */
+
+static void ftrace_enabled_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%d\n", ftrace_enabled);
+}
+
+/* -EBUSY when turning off under a PERMANENT ops (ftrace_enable_sysctl). */
+static int ftrace_enabled_store(char *buf, struct file *file, long data)
+{
+	int val, ret = kstrtoint(strim(buf), 10, &val);
+
+	(void)file, (void)data;
+	return ret ? ret : ftrace_enable_sysctl(val);
+}
+
+void ftrace_create_files(struct inode *dir)
+{
+	vfs_create(dir, "set_ftrace_filter", S_IFREG | 0644,
+		   &ftrace_filter_fops, (void *)1);
+	vfs_create(dir, "set_ftrace_notrace", S_IFREG | 0644,
+		   &ftrace_filter_fops, NULL);
+	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
+		   NULL);
+	create_simple(dir, "available_filter_functions",
+		      available_filter_functions_show, NULL, 0);
+	create_simple(dir, "enabled_functions", enabled_functions_show, NULL,
+		      0);
+	create_simple(dir, "dyn_ftrace_total_info", dyn_ftrace_total_info_show,
+		      NULL, 0);
+	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"), "ftrace_enabled",
+		      ftrace_enabled_show, ftrace_enabled_store, 0);
+}

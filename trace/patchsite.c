@@ -1,0 +1,140 @@
+/*
+ * patchsite.c: live views of what dynamic ftrace patched. `patchsite
+ * FUNC` shows a function's site (bytes, disassembly, record flags and
+ * refcount, the ops that want it); `patchsite ftrace_call` (or
+ * ftrace_regs_call, ftrace_graph_call, ftrace_graph_regs_call) shows
+ * what a trampoline calls now. `ftrace_debug on` logs every
+ * instruction the patcher writes, with its stop_machine round.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "shell.h"
+#include "ftrace.h"
+#include "kallsyms.h"
+#include "printk.h"
+#include "stop_machine.h"
+#include "asm/insn.h"
+
+static const struct {
+	const char *name;
+	char *addr;
+} trampoline_slots[] = {
+	{ "ftrace_call", ftrace_call },
+	{ "ftrace_graph_call", ftrace_graph_call },
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+	{ "ftrace_regs_call", ftrace_regs_call },
+	{ "ftrace_graph_regs_call", ftrace_graph_regs_call },
+#endif
+};
+
+/* One instruction: its bytes, its text, and where a jal goes. */
+static void show_insn(struct shell_out *out, unsigned long ip)
+{
+	const u8 *b = (const u8 *)ip;
+	u32 insn = riscv_insn_read(ip);
+	char text[64];
+
+	riscv_disasm(b, ip, text, sizeof(text));
+	sh_printf(out, "  bytes:  %02x %02x %02x %02x\n", b[0], b[1], b[2],
+		  b[3]);
+	sh_printf(out, "  insn:   %s", text);
+	if (riscv_insn_is_jal(insn))
+		sh_printf(out, " <%ps>",
+			  (void *)riscv_insn_jal_target(ip, insn));
+	sh_puts(out, "\n");
+}
+
+static void show_rec_flags(struct shell_out *out, struct dyn_ftrace *rec)
+{
+	static const struct {
+		unsigned long flag;
+		const char *name;
+	} names[] = {
+		{ FTRACE_FL_ENABLED, " enabled" },
+		{ FTRACE_FL_REGS, " regs" },
+		{ FTRACE_FL_REGS_EN, " regs-en" },
+		{ FTRACE_FL_IPMODIFY, " ipmodify" },
+		{ FTRACE_FL_DISABLED, " disabled(failed-verify)" },
+	};
+	size_t i;
+
+	sh_printf(out, "  record: refcount %lu flags %#lx", ftrace_rec_count(rec),
+		  rec->flags & ~FTRACE_REF_MAX);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (rec->flags & names[i].flag)
+			sh_puts(out, names[i].name);
+	sh_puts(out, "\n");
+}
+
+static int show_site(struct shell_out *out, const char *name,
+		     unsigned long addr)
+{
+	struct dyn_ftrace *rec = ftrace_lookup_ip(ftrace_location(addr));
+	char ops[128];
+
+	if (!rec) {
+		sh_err("patchsite: %s: not a traceable function\n", name);
+		return 1;
+	}
+	sh_printf(out, "%s: site %#lx (%pS)\n", name, rec->ip, (void *)rec->ip);
+	show_insn(out, rec->ip);
+	show_rec_flags(out, rec);
+	ftrace_rec_ops_names(rec, ops, sizeof(ops));
+	sh_printf(out, "  ops:    %s\n", ops[0] ? ops : "-");
+	return 0;
+}
+
+static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
+{
+	unsigned long addr;
+	size_t i;
+
+	if (argc != 2) {
+		sh_err("usage: patchsite FUNCTION | ftrace_call | ftrace_graph_call\n");
+		return 2;
+	}
+	for (i = 0; i < ARRAY_SIZE(trampoline_slots); i++) {
+		if (strcmp(argv[1], trampoline_slots[i].name))
+			continue;
+		addr = (unsigned long)trampoline_slots[i].addr;
+		sh_printf(out, "%s: %#lx (%pS)\n", argv[1], addr, (void *)addr);
+		show_insn(out, addr);
+		return 0;
+	}
+	addr = kallsyms_lookup_name(argv[1]);
+	if (!addr) {
+		sh_err("patchsite: %s: no such function\n", argv[1]);
+		return 1;
+	}
+	return show_site(out, argv[1], addr);
+}
+SHELL_COMMAND("patchsite", cmd_patchsite,
+	      "show a function's ftrace site, or a trampoline's call");
+
+/* Runs inside stop_machine: the console is polled, so it can print. */
+static void log_patch(unsigned long ip, u32 old, u32 new)
+{
+	char a[48], b[48];
+
+	riscv_disasm(&old, ip, a, sizeof(a));
+	riscv_disasm(&new, ip, b, sizeof(b));
+	console_printf("ftrace_debug: round %lu %pS: %08x %s -> %08x %s\n",
+		       stop_machine_rounds() + 1, (void *)ip, old, a, new, b);
+}
+
+static int cmd_ftrace_debug(struct shell_out *out, int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "on")) {
+		ftrace_patch_hook = log_patch;
+	} else if (argc == 2 && !strcmp(argv[1], "off")) {
+		ftrace_patch_hook = NULL;
+	} else if (argc == 1) {
+		sh_printf(out, "%s\n", ftrace_patch_hook ? "on" : "off");
+	} else {
+		sh_err("usage: ftrace_debug [on|off]\n");
+		return 2;
+	}
+	return 0;
+}
+SHELL_COMMAND("ftrace_debug", cmd_ftrace_debug,
+	      "log every instruction the ftrace patcher writes");

@@ -1,0 +1,1072 @@
+/*
+ * ring_buffer.c: the per-CPU trace ring buffer, Linux's
+ * kernel/trace/ring_buffer.c made smaller (include/ring_buffer.h).
+ *
+ * Each CPU owns a ring of pages. Pages are numbered as the writer
+ * reaches them (page n lives in slot n % nr_pages), and three numbers
+ * say where things are:
+ *
+ *   head <= commit <= tail      head: oldest page still held
+ *                               commit: holds the first uncommitted byte
+ *                               tail: the writer reserves here
+ *
+ * Writer (this CPU only, preemption off, interrupts may nest):
+ *  - reserve: one amoadd on the tail page's write offset, so an
+ *    interrupt that reserves meanwhile simply gets the next bytes.
+ *    Deltas are timed against write_stamp; before_stamp, written just
+ *    before the amoadd, tells the next writer when an interrupted writer
+ *    left write_stamp stale, and that writer then stores an absolute
+ *    time instead (Linux's before/after stamps).
+ *  - commit: only the outermost writer moves the commit point, so a
+ *    reader never sees an event whose nested neighbour is unfinished.
+ *  - the page switch (once per ~250 events) runs with interrupts off;
+ *    in overwrite mode it pushes head past the oldest page, counting
+ *    its unread events as overrun.
+ *
+ * Readers never stop the writer. The consuming reader's place (head,
+ * events and bytes read on it) is one word, reader_pos, that it and an
+ * overwriting writer both change by compare-and-swap. Readers copy an
+ * event out, then check that head has not passed its page: if it has,
+ * the copy may be torn and is thrown away.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "smp.h"
+#include "sched.h"
+#include "spinlock.h"
+#include "stop_machine.h"
+#include "trace_clock.h"
+#include "ring_buffer.h"
+#include "asm/csr.h"
+
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define RB_EVNT_HDR_SIZE	4
+#define RB_LEN_TIME_EXTEND	8
+#define RB_MAX_SMALL_DATA	(RINGBUF_TYPE_DATA_TYPE_LEN_MAX * 4)
+#define RB_BUFFER_OFF		(1UL << 20)
+#define RB_RETRY		((struct ring_buffer_event *)ERR_PTR(-EAGAIN))
+
+/* reader_pos: head page number, events read on it, bytes read on it. */
+#define RP_OFF_BITS		12
+#define RP_CNT_BITS		12
+#define RP_FIELD_MASK		((1UL << RP_OFF_BITS) - 1)
+
+struct buffer_data_page {
+	u64 time_stamp;			/* of the page's first event */
+	u64 commit;			/* bytes of committed events */
+	u8 data[BUF_PAGE_SIZE];
+};
+
+/* A slot of the ring: a data page and what the writer knows of it. */
+struct buffer_page {
+	unsigned long write;		/* bytes reserved; past the end when full */
+	unsigned long entries;		/* data events reserved on it */
+	unsigned long end;		/* where its events stop */
+	struct buffer_data_page *page;
+};
+
+/* A place in a CPU's events, and the time of the event before it. */
+struct rb_cursor {
+	u64 page;
+	unsigned long cnt;		/* data events before off on the page */
+	unsigned long off;
+	u64 stamp;
+};
+
+struct ring_buffer_per_cpu {
+	/* The writer's (this CPU). */
+	struct buffer_page *tail_page;
+	unsigned long committing;	/* open reservations, nested */
+	unsigned long commits;		/* reservations ever started */
+	u64 before_stamp;		/* clock read by the last reserve */
+	u64 write_stamp;		/* time of the last event reserved */
+	struct buffer_page *commit_page;
+	u64 tail_num, commit_num;
+	unsigned long commit_overrun;
+	unsigned long dropped_events;
+	/* Shared with the readers. */
+	u64 reader_pos;
+	unsigned long overrun;		/* events lost to overwriting */
+	unsigned long read;		/* events consumed */
+	/* The consuming reader's (under buffer->reader_lock). */
+	struct rb_cursor rd;
+	unsigned long rd_overrun;	/* overrun already reported */
+	void *event_buf;		/* BUF_PAGE_SIZE, for copies */
+	struct trace_buffer *buffer;
+	struct buffer_page *pages;
+	unsigned long nr_pages;
+	int cpu;
+};
+
+struct trace_buffer {
+	unsigned long record_disabled;	/* RB_BUFFER_OFF | nested stops */
+	u64 (*clock)(void);
+	bool overwrite;
+	int nr_cpus;
+	int iterators;			/* open iterators forbid resizing */
+	struct mutex reader_lock;
+	struct ring_buffer_per_cpu *buffers[NR_CPUS];
+};
+
+_Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,
+	       "ring_buffer_recording reads the first word");
+
+struct ring_buffer_iter {
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct rb_cursor c, next;
+	u64 end_page;			/* where the writer was at the start */
+	unsigned long end_off;
+	bool have_event, dropped;
+	u64 ts;
+	void *event_buf;
+};
+
+/* ---- events ------------------------------------------------------------ */
+
+static inline u64 rp_make(u64 head, unsigned long cnt, unsigned long off)
+{
+	return head << (RP_OFF_BITS + RP_CNT_BITS) | cnt << RP_OFF_BITS | off;
+}
+
+static inline u64 rp_head(u64 pos)
+{
+	return pos >> (RP_OFF_BITS + RP_CNT_BITS);
+}
+
+static inline unsigned long rp_cnt(u64 pos)
+{
+	return (pos >> RP_OFF_BITS) & RP_FIELD_MASK;
+}
+
+static inline unsigned long rp_off(u64 pos)
+{
+	return pos & RP_FIELD_MASK;
+}
+
+/* Bytes an event with length bytes of data takes, header included. */
+static inline unsigned long rb_event_size(unsigned long length)
+{
+	length = ALIGN_UP(length, 4);
+	return length + (length > RB_MAX_SMALL_DATA ? 8 : RB_EVNT_HDR_SIZE);
+}
+
+unsigned int ring_buffer_event_length(struct ring_buffer_event *event)
+{
+	if (event->type_len >= RINGBUF_TYPE_TIME_EXTEND)
+		return RB_LEN_TIME_EXTEND;
+	if (event->type_len)
+		return RB_EVNT_HDR_SIZE + event->type_len * 4;
+	return 8 + ALIGN_UP(event->array[0], 4);
+}
+
+/* The header as one store: type_len in bits 0-4, the delta above. */
+static inline void rb_set_header(void *p, u32 type_len, u64 delta)
+{
+	*(u32 *)p = type_len | (u32)delta << 5;
+}
+
+static void rb_write_stamp_event(void *p, u32 type, u64 value)
+{
+	rb_set_header(p, type, value & TS_MASK);
+	((u32 *)p)[1] = value >> TS_SHIFT;
+}
+
+static struct ring_buffer_event *rb_write_header(void *p, int stamp, u64 delta,
+						 u64 ts, unsigned long length)
+{
+	if (unlikely(stamp)) {
+		rb_write_stamp_event(p, stamp, stamp ==
+				     RINGBUF_TYPE_TIME_STAMP ? ts : delta);
+		p += RB_LEN_TIME_EXTEND;
+		delta = 0;
+	}
+	if (likely(length <= RB_MAX_SMALL_DATA)) {
+		rb_set_header(p, ALIGN_UP(length, 4) / 4, delta);
+	} else {
+		rb_set_header(p, 0, delta);
+		((u32 *)p)[1] = length;
+	}
+	return p;
+}
+
+/* ---- pages --------------------------------------------------------------- */
+
+static inline struct buffer_page *rb_page(struct ring_buffer_per_cpu *cpu_buffer,
+					  u64 num)
+{
+	return &cpu_buffer->pages[num % cpu_buffer->nr_pages];
+}
+
+/* Bytes of events on a page: up to where the first overflowing one began. */
+static inline unsigned long rb_page_size(struct buffer_page *bpage)
+{
+	return min(READ_ONCE(bpage->write), READ_ONCE(bpage->end));
+}
+
+static void rb_reset_page(struct buffer_page *bpage)
+{
+	bpage->write = 0;
+	bpage->entries = 0;
+	bpage->end = BUF_PAGE_SIZE;
+	bpage->page->commit = 0;
+	bpage->page->time_stamp = 0;
+}
+
+static u64 rb_head(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	return rp_head(READ_ONCE(cpu_buffer->reader_pos));
+}
+
+static bool rb_cas_pos(struct ring_buffer_per_cpu *cpu_buffer, u64 old, u64 new)
+{
+	return __atomic_compare_exchange_n(&cpu_buffer->reader_pos, &old, new,
+					   false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
+/* ---- the writer ---------------------------------------------------------- */
+
+/*
+ * Overwrite mode: drop the oldest page, unless a reader freed one
+ * meanwhile. Its events not yet read are the overrun.
+ */
+static bool rb_push_head(struct ring_buffer_per_cpu *cpu_buffer, u64 next)
+{
+	u64 pos, head;
+
+	if (!cpu_buffer->buffer->overwrite)
+		return false;
+	do {
+		pos = READ_ONCE(cpu_buffer->reader_pos);
+		head = rp_head(pos);
+		if (next - head < cpu_buffer->nr_pages)
+			return true;
+	} while (!rb_cas_pos(cpu_buffer, pos, rp_make(head + 1, 0, 0)));
+	WRITE_ONCE(cpu_buffer->overrun, cpu_buffer->overrun +
+		   rb_page(cpu_buffer, head)->entries - rp_cnt(pos));
+	return true;
+}
+
+/* Interrupts off. Move the writer to the next page, if it may. */
+static bool rb_advance_tail(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 next = cpu_buffer->tail_num + 1;
+	struct buffer_page *bpage;
+
+	/* Nested writers filled the whole ring under an open event. */
+	if (next - cpu_buffer->commit_num >= cpu_buffer->nr_pages) {
+		cpu_buffer->commit_overrun++;
+		return false;
+	}
+	if (next - rb_head(cpu_buffer) >= cpu_buffer->nr_pages &&
+	    !rb_push_head(cpu_buffer, next)) {
+		cpu_buffer->dropped_events++;
+		return false;
+	}
+	bpage = rb_page(cpu_buffer, next);
+	rb_reset_page(bpage);
+	wmb();
+	cpu_buffer->tail_num = next;
+	WRITE_ONCE(cpu_buffer->tail_page, bpage);
+	return true;
+}
+
+/*
+ * The reservation ran past the page's end. The one that began inside
+ * the page marks where the page ends; whoever gets here first moves the
+ * tail; all of them then retry on the new page.
+ */
+static noinline struct ring_buffer_event *
+rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
+	     struct buffer_page *tail_page, unsigned long tail)
+{
+	unsigned long flags = local_irq_save();
+	bool moved = true;
+
+	if (tail < BUF_PAGE_SIZE)
+		WRITE_ONCE(tail_page->end, tail);
+	if (READ_ONCE(cpu_buffer->tail_page) == tail_page)
+		moved = rb_advance_tail(cpu_buffer);
+	local_irq_restore(flags);
+	return moved ? RB_RETRY : NULL;
+}
+
+/* The default clock is read inline: one rdtime instead of a call. */
+static inline __attribute__((always_inline)) u64 rb_time_stamp(struct trace_buffer *buffer)
+{
+	if (likely(buffer->clock == trace_clock_local_ticks))
+		return rdtime();
+	return buffer->clock();
+}
+
+/*
+ * Reserve length bytes on the tail page. The steps A-D are Linux's:
+ * an interrupt between A and C reserves first (tail != w), and this
+ * event then takes the time of the event before it (delta 0); one
+ * between B and D leaves before_stamp != write_stamp for the next.
+ *
+ * Common case, one page, no time extend: about 30 instructions.
+ */
+static inline __attribute__((always_inline)) struct ring_buffer_event *
+__rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len)
+{
+	struct buffer_page *tail_page = READ_ONCE(cpu_buffer->tail_page);
+	unsigned long w, tail, length = rb_event_size(data_len);
+	u64 before, after, ts, delta = 0;
+	int stamp = 0;
+
+	w = READ_ONCE(tail_page->write);				/* A */
+	barrier();
+	before = READ_ONCE(cpu_buffer->before_stamp);
+	after = READ_ONCE(cpu_buffer->write_stamp);
+	barrier();
+	ts = rb_time_stamp(cpu_buffer->buffer);
+	if (likely(w)) {
+		delta = ts - after;
+		if (unlikely(before != after || (s64)delta < 0))
+			stamp = RINGBUF_TYPE_TIME_STAMP;
+		else if (unlikely(delta > TS_MASK))
+			stamp = RINGBUF_TYPE_TIME_EXTEND;
+		if (unlikely(stamp))
+			length += RB_LEN_TIME_EXTEND;
+	}
+	WRITE_ONCE(cpu_buffer->before_stamp, ts);			/* B */
+	barrier();
+	tail = __atomic_fetch_add(&tail_page->write, length,		/* C */
+				  __ATOMIC_RELAXED);
+	if (unlikely(tail + length > BUF_PAGE_SIZE))
+		return rb_move_tail(cpu_buffer, tail_page, tail);
+	if (likely(tail == w)) {
+		WRITE_ONCE(cpu_buffer->write_stamp, ts);		/* D */
+	} else {
+		delta = 0;
+		if (stamp)
+			stamp = RINGBUF_TYPE_TIME_EXTEND;
+	}
+	if (unlikely(!tail))
+		tail_page->page->time_stamp = ts;
+	__atomic_fetch_add(&tail_page->entries, 1, __ATOMIC_RELAXED);
+	return rb_write_header(tail_page->page->data + tail, stamp, delta, ts,
+			       data_len);
+}
+
+static void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer);
+
+/* The tail moved to a new page (RB_RETRY) or the event is dropped. */
+static noinline struct ring_buffer_event *
+rb_reserve_retry(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length,
+		 struct ring_buffer_event *event)
+{
+	while (event == RB_RETRY)
+		event = __rb_reserve_next(cpu_buffer, length);
+	if (!event)
+		rb_end_commit(cpu_buffer);
+	return event;
+}
+
+static inline void rb_start_commit(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	WRITE_ONCE(cpu_buffer->committing, cpu_buffer->committing + 1);
+	WRITE_ONCE(cpu_buffer->commits, cpu_buffer->commits + 1);
+	barrier();
+}
+
+/* Nested writers moved the tail on: the pages before it are complete. */
+static noinline struct buffer_page *rb_commit_pages(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct buffer_page *bpage = cpu_buffer->commit_page;
+
+	while (bpage != READ_ONCE(cpu_buffer->tail_page)) {
+		WRITE_ONCE(bpage->page->commit, rb_page_size(bpage));
+		wmb();
+		bpage = rb_page(cpu_buffer, ++cpu_buffer->commit_num);
+		WRITE_ONCE(cpu_buffer->commit_page, bpage);
+	}
+	return bpage;
+}
+
+/* Make every reserved byte visible: only the outermost writer does. */
+static inline void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct buffer_page *bpage = cpu_buffer->commit_page;
+
+	wmb();			/* the events' bytes before the commit */
+	if (unlikely(bpage != READ_ONCE(cpu_buffer->tail_page)))
+		bpage = rb_commit_pages(cpu_buffer);
+	WRITE_ONCE(bpage->page->commit, rb_page_size(bpage));
+}
+
+/*
+ * An interrupt that reserved after the outermost writer moved the
+ * commit, but before it let go of committing, left its event behind:
+ * commits changed, so go round again.
+ */
+static inline __attribute__((always_inline)) void
+rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	unsigned long commits;
+
+again:
+	commits = READ_ONCE(cpu_buffer->commits);
+	barrier();
+	if (cpu_buffer->committing == 1)
+		rb_set_commit_to_write(cpu_buffer);
+	WRITE_ONCE(cpu_buffer->committing, cpu_buffer->committing - 1);
+	barrier();
+	if (unlikely(READ_ONCE(cpu_buffer->commits) != commits) &&
+	    !READ_ONCE(cpu_buffer->committing)) {
+		WRITE_ONCE(cpu_buffer->committing, 1);
+		goto again;
+	}
+}
+
+/*
+ * Reserve room for length bytes of event data on this CPU, or NULL when
+ * recording is off or the event cannot be had (full, not overwriting).
+ */
+struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
+						   unsigned long length)
+{
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+
+	if (unlikely(READ_ONCE(buffer->record_disabled)))
+		return NULL;
+	if (unlikely(length > BUF_MAX_DATA_SIZE))
+		return NULL;
+	cpu_buffer = buffer->buffers[smp_processor_id()];
+	rb_start_commit(cpu_buffer);
+	event = __rb_reserve_next(cpu_buffer, length);
+	if (likely(!IS_ERR_OR_NULL(event)))
+		return event;
+	return rb_reserve_retry(cpu_buffer, length, event);
+}
+
+void ring_buffer_unlock_commit(struct trace_buffer *buffer)
+{
+	rb_end_commit(buffer->buffers[smp_processor_id()]);
+}
+
+/* Reserve, copy and commit in one call; preemption must be off. */
+int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
+		      const void *data)
+{
+	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer,
+								   length);
+
+	if (!event)
+		return -EBUSY;
+	memcpy(ring_buffer_event_data(event), data, length);
+	ring_buffer_unlock_commit(buffer);
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* Bytes committed on page num, and whether that can still grow. */
+static unsigned long rb_committed(struct ring_buffer_per_cpu *cpu_buffer,
+				  u64 num, bool *final)
+{
+	*final = num != READ_ONCE(cpu_buffer->commit_num);
+	rmb();
+	return READ_ONCE(rb_page(cpu_buffer, num)->page->commit);
+}
+
+/* Apply a time stamp event to the cursor's time. */
+static void rb_cursor_stamp(struct rb_cursor *c, struct ring_buffer_event *e)
+{
+	u64 v = e->time_delta | (u64)e->array[0] << TS_SHIFT;
+
+	c->stamp = e->type_len == RINGBUF_TYPE_TIME_STAMP ? v : c->stamp + v;
+}
+
+enum { RB_NONE, RB_EVENT, RB_PAGE_DONE };
+
+/*
+ * Copy the data event at c (after any time stamps) into buf and move c
+ * past it, reading no further than limit bytes of the page. The copy is
+ * only good if head has not passed c's page meanwhile (rb_page_valid).
+ */
+static int rb_read_event(struct ring_buffer_per_cpu *cpu_buffer,
+			 struct rb_cursor *c, unsigned long limit, void *buf)
+{
+	struct buffer_data_page *dpage = rb_page(cpu_buffer, c->page)->page;
+	struct ring_buffer_event *e;
+	unsigned long len;
+
+	while (c->off < limit) {
+		if (!c->off)
+			c->stamp = READ_ONCE(dpage->time_stamp);
+		e = (void *)(dpage->data + c->off);
+		len = ring_buffer_event_length(e);
+		if (len > limit - c->off)
+			return RB_PAGE_DONE;	/* torn: overwritten */
+		c->off += len;
+		if (e->type_len >= RINGBUF_TYPE_TIME_EXTEND) {
+			rb_cursor_stamp(c, e);
+			continue;
+		}
+		memcpy(buf, e, len);
+		c->stamp += e->time_delta;
+		c->cnt++;
+		return RB_EVENT;
+	}
+	return RB_NONE;
+}
+
+static bool rb_page_valid(struct ring_buffer_per_cpu *cpu_buffer, u64 num)
+{
+	rmb();
+	return rb_head(cpu_buffer) <= num;
+}
+
+/* A cursor at the start of page num, walked forward to byte off. */
+static void rb_cursor_seek(struct ring_buffer_per_cpu *cpu_buffer,
+			   struct rb_cursor *c, u64 num, unsigned long off,
+			   void *buf)
+{
+	*c = (struct rb_cursor){ .page = num };
+	while (c->off < off && rb_read_event(cpu_buffer, c, off, buf) ==
+	       RB_EVENT)
+		;
+}
+
+/* The consuming reader's cursor follows reader_pos, which writers push. */
+static void rb_reader_sync(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 pos = READ_ONCE(cpu_buffer->reader_pos);
+	struct rb_cursor *rd = &cpu_buffer->rd;
+
+	if (pos != rp_make(rd->page, rd->cnt, rd->off))
+		rb_cursor_seek(cpu_buffer, rd, rp_head(pos), rp_off(pos),
+			       cpu_buffer->event_buf);
+}
+
+/*
+ * The next event of the consuming reader, copied. With consume, take it
+ * out of the buffer: a compare-and-swap on reader_pos that fails if a
+ * writer pushed head meanwhile, and then the copy is read again.
+ */
+static struct ring_buffer_event *rb_reader_next(struct ring_buffer_per_cpu *cpu_buffer,
+						u64 *ts, bool consume)
+{
+	struct rb_cursor c;
+	unsigned long size;
+	bool final;
+	int ret;
+
+	for (;;) {
+		rb_reader_sync(cpu_buffer);
+		c = cpu_buffer->rd;
+		size = rb_committed(cpu_buffer, c.page, &final);
+		ret = rb_read_event(cpu_buffer, &c, size, cpu_buffer->event_buf);
+		if (ret == RB_NONE && !final)
+			return NULL;
+		if (ret == RB_EVENT && !rb_page_valid(cpu_buffer, c.page))
+			continue;
+		if (ret != RB_EVENT)
+			c = (struct rb_cursor){ .page = c.page + 1 };
+		else if (!consume)
+			break;
+		if (!rb_cas_pos(cpu_buffer, rp_make(cpu_buffer->rd.page,
+						    cpu_buffer->rd.cnt,
+						    cpu_buffer->rd.off),
+				rp_make(c.page, c.cnt, c.off)))
+			continue;
+		cpu_buffer->rd = c;
+		if (ret == RB_EVENT) {
+			cpu_buffer->read++;
+			break;
+		}
+	}
+	*ts = c.stamp;
+	return cpu_buffer->event_buf;
+}
+
+static unsigned long rb_lost_events(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	unsigned long overrun = READ_ONCE(cpu_buffer->overrun);
+	unsigned long lost = overrun - cpu_buffer->rd_overrun;
+
+	cpu_buffer->rd_overrun = overrun;
+	return lost;
+}
+
+struct ring_buffer_event *ring_buffer_peek(struct trace_buffer *buffer, int cpu,
+					   u64 *ts, unsigned long *lost_events)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+
+	if (lost_events)
+		*lost_events = READ_ONCE(cpu_buffer->overrun) -
+			       cpu_buffer->rd_overrun;
+	return rb_reader_next(cpu_buffer, ts, false);
+}
+
+struct ring_buffer_event *ring_buffer_consume(struct trace_buffer *buffer,
+					      int cpu, u64 *ts,
+					      unsigned long *lost_events)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+	struct ring_buffer_event *event = rb_reader_next(cpu_buffer, ts, true);
+
+	if (event && lost_events)
+		*lost_events = rb_lost_events(cpu_buffer);
+	return event;
+}
+
+bool ring_buffer_empty_cpu(struct trace_buffer *buffer, int cpu)
+{
+	u64 ts;
+	bool empty;
+
+	ring_buffer_reader_lock(buffer);
+	empty = !rb_reader_next(buffer->buffers[cpu], &ts, false);
+	ring_buffer_reader_unlock(buffer);
+	return empty;
+}
+
+void ring_buffer_reader_lock(struct trace_buffer *buffer)
+{
+	mutex_lock(&buffer->reader_lock);
+}
+
+void ring_buffer_reader_unlock(struct trace_buffer *buffer)
+{
+	mutex_unlock(&buffer->reader_lock);
+}
+
+/* ---- iterators ----------------------------------------------------------- */
+
+struct ring_buffer_iter *ring_buffer_read_prepare(struct trace_buffer *buffer,
+						  int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+	struct ring_buffer_iter *iter = kzalloc(sizeof(*iter));
+	bool final;
+	u64 pos;
+
+	if (!iter)
+		return NULL;
+	iter->event_buf = kmalloc(BUF_PAGE_SIZE);
+	if (!iter->event_buf) {
+		kfree(iter);
+		return NULL;
+	}
+	__atomic_add_fetch(&buffer->iterators, 1, __ATOMIC_SEQ_CST);
+	iter->cpu_buffer = cpu_buffer;
+	iter->end_page = READ_ONCE(cpu_buffer->commit_num);
+	iter->end_off = rb_committed(cpu_buffer, iter->end_page, &final);
+	pos = READ_ONCE(cpu_buffer->reader_pos);
+	rb_cursor_seek(cpu_buffer, &iter->c, rp_head(pos), rp_off(pos),
+		       iter->event_buf);
+	return iter;
+}
+
+void ring_buffer_read_finish(struct ring_buffer_iter *iter)
+{
+	__atomic_sub_fetch(&iter->cpu_buffer->buffer->iterators, 1,
+			   __ATOMIC_SEQ_CST);
+	kfree(iter->event_buf);
+	kfree(iter);
+}
+
+/* The writer overwrote the page under the iterator: go on from head. */
+static void rb_iter_skip(struct ring_buffer_iter *iter)
+{
+	iter->dropped = true;
+	rb_cursor_seek(iter->cpu_buffer, &iter->c,
+		       rb_head(iter->cpu_buffer), 0, iter->event_buf);
+}
+
+struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter *iter,
+						u64 *ts)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = iter->cpu_buffer;
+	unsigned long limit;
+	bool final;
+	int ret;
+
+	while (!iter->have_event && iter->c.page <= iter->end_page) {
+		iter->next = iter->c;
+		limit = iter->c.page == iter->end_page ? iter->end_off :
+			rb_committed(cpu_buffer, iter->c.page, &final);
+		ret = rb_read_event(cpu_buffer, &iter->next, limit,
+				    iter->event_buf);
+		if (!rb_page_valid(cpu_buffer, iter->c.page))
+			rb_iter_skip(iter);
+		else if (ret == RB_EVENT)
+			iter->have_event = true;
+		else
+			iter->c = (struct rb_cursor){ .page = iter->c.page + 1 };
+	}
+	if (!iter->have_event)
+		return NULL;
+	*ts = iter->next.stamp;
+	return iter->event_buf;
+}
+
+void ring_buffer_iter_advance(struct ring_buffer_iter *iter)
+{
+	u64 ts;
+
+	if (!iter->have_event && !ring_buffer_iter_peek(iter, &ts))
+		return;
+	iter->c = iter->next;
+	iter->have_event = false;
+}
+
+/* Did the writer overwrite events under the iterator since last asked? */
+bool ring_buffer_iter_dropped(struct ring_buffer_iter *iter)
+{
+	bool dropped = iter->dropped;
+
+	iter->dropped = false;
+	return dropped;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+struct rb_totals {
+	unsigned long entries, bytes;
+};
+
+/* Events and bytes held from the reader's place up to the tail. */
+static struct rb_totals rb_held(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 pos = READ_ONCE(cpu_buffer->reader_pos), num;
+	u64 tail = READ_ONCE(cpu_buffer->tail_num);
+	struct rb_totals t = { 0, 0 };
+
+	for (num = rp_head(pos); num <= tail; num++) {
+		t.entries += READ_ONCE(rb_page(cpu_buffer, num)->entries);
+		t.bytes += rb_page_size(rb_page(cpu_buffer, num));
+	}
+	t.entries -= min(t.entries, rp_cnt(pos));
+	t.bytes -= min(t.bytes, rp_off(pos));
+	return t;
+}
+
+unsigned long ring_buffer_entries_cpu(struct trace_buffer *buffer, int cpu)
+{
+	return rb_held(buffer->buffers[cpu]).entries;
+}
+
+unsigned long ring_buffer_bytes_cpu(struct trace_buffer *buffer, int cpu)
+{
+	return rb_held(buffer->buffers[cpu]).bytes;
+}
+
+unsigned long ring_buffer_overrun_cpu(struct trace_buffer *buffer, int cpu)
+{
+	return READ_ONCE(buffer->buffers[cpu]->overrun);
+}
+
+unsigned long ring_buffer_commit_overrun_cpu(struct trace_buffer *buffer,
+					     int cpu)
+{
+	return READ_ONCE(buffer->buffers[cpu]->commit_overrun);
+}
+
+unsigned long ring_buffer_dropped_events_cpu(struct trace_buffer *buffer,
+					     int cpu)
+{
+	return READ_ONCE(buffer->buffers[cpu]->dropped_events);
+}
+
+unsigned long ring_buffer_read_events_cpu(struct trace_buffer *buffer,
+					  int cpu)
+{
+	return READ_ONCE(buffer->buffers[cpu]->read);
+}
+
+u64 ring_buffer_oldest_event_ts(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+
+	return READ_ONCE(rb_page(cpu_buffer, rb_head(cpu_buffer))->page->time_stamp);
+}
+
+unsigned long ring_buffer_overruns(struct trace_buffer *buffer)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		sum += ring_buffer_overrun_cpu(buffer, cpu);
+	return sum;
+}
+
+/* ---- control ------------------------------------------------------------- */
+
+void ring_buffer_record_on(struct trace_buffer *buffer)
+{
+	__atomic_and_fetch(&buffer->record_disabled, ~RB_BUFFER_OFF,
+			   __ATOMIC_SEQ_CST);
+}
+
+void ring_buffer_record_off(struct trace_buffer *buffer)
+{
+	__atomic_or_fetch(&buffer->record_disabled, RB_BUFFER_OFF,
+			  __ATOMIC_SEQ_CST);
+}
+
+bool ring_buffer_record_is_on(struct trace_buffer *buffer)
+{
+	return !(READ_ONCE(buffer->record_disabled) & RB_BUFFER_OFF);
+}
+
+/* A stop that nests, for reset and resize (tracing_on stays as it is). */
+void ring_buffer_record_disable(struct trace_buffer *buffer)
+{
+	__atomic_add_fetch(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void ring_buffer_record_enable(struct trace_buffer *buffer)
+{
+	__atomic_sub_fetch(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on)
+{
+	WRITE_ONCE(buffer->overwrite, on);
+}
+
+void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
+{
+	buffer->clock = clock;
+}
+
+u64 ring_buffer_time_stamp(struct trace_buffer *buffer)
+{
+	return buffer->clock();
+}
+
+int ring_buffer_nr_cpus(struct trace_buffer *buffer)
+{
+	return buffer->nr_cpus;
+}
+
+unsigned long ring_buffer_size(struct trace_buffer *buffer, int cpu)
+{
+	return buffer->buffers[cpu]->nr_pages * BUF_PAGE_SIZE;
+}
+
+/* Start over on a fresh page numbered after the old tail. */
+static void rb_reset_cpu(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 num = cpu_buffer->tail_num + 1;
+	struct buffer_page *bpage = rb_page(cpu_buffer, num);
+
+	rb_reset_page(bpage);
+	cpu_buffer->tail_num = cpu_buffer->commit_num = num;
+	cpu_buffer->tail_page = cpu_buffer->commit_page = bpage;
+	cpu_buffer->before_stamp = cpu_buffer->write_stamp = 0;
+	cpu_buffer->overrun = cpu_buffer->read = 0;
+	cpu_buffer->commit_overrun = cpu_buffer->dropped_events = 0;
+	cpu_buffer->rd_overrun = 0;
+	cpu_buffer->rd = (struct rb_cursor){ .page = num };
+	WRITE_ONCE(cpu_buffer->reader_pos, rp_make(num, 0, 0));
+}
+
+/* Stop the writers and wait until none is inside a reservation. */
+static void rb_stop_writers(struct trace_buffer *buffer)
+{
+	mutex_lock(&buffer->reader_lock);
+	ring_buffer_record_disable(buffer);
+	synchronize_sched();
+}
+
+static void rb_start_writers(struct trace_buffer *buffer)
+{
+	ring_buffer_record_enable(buffer);
+	mutex_unlock(&buffer->reader_lock);
+}
+
+void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
+{
+	rb_stop_writers(buffer);
+	rb_reset_cpu(buffer->buffers[cpu]);
+	rb_start_writers(buffer);
+}
+
+void ring_buffer_reset(struct trace_buffer *buffer)
+{
+	int cpu;
+
+	rb_stop_writers(buffer);
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		rb_reset_cpu(buffer->buffers[cpu]);
+	rb_start_writers(buffer);
+}
+
+/* ---- allocation and resizing --------------------------------------------- */
+
+static unsigned long rb_size_to_pages(unsigned long size)
+{
+	return max(DIV_ROUND_UP(size, BUF_PAGE_SIZE), 2UL);
+}
+
+static void rb_free_slots(struct buffer_page *pages, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		free_page(pages[i].page);
+	kfree(pages);
+}
+
+/* A ring of n slots, each with a fresh data page. */
+static struct buffer_page *rb_alloc_slots(unsigned long n)
+{
+	struct buffer_page *pages = kzalloc(n * sizeof(*pages));
+	unsigned long i;
+
+	if (!pages)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		pages[i].page = alloc_page();
+		if (!pages[i].page) {
+			rb_free_slots(pages, i);
+			return NULL;
+		}
+		rb_reset_page(&pages[i]);
+	}
+	return pages;
+}
+
+static struct ring_buffer_per_cpu *rb_allocate_cpu_buffer(struct trace_buffer *buffer,
+							  int cpu,
+							  unsigned long nr_pages)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = kzalloc(sizeof(*cpu_buffer));
+
+	if (!cpu_buffer)
+		return NULL;
+	cpu_buffer->event_buf = kmalloc(BUF_PAGE_SIZE);
+	cpu_buffer->pages = rb_alloc_slots(nr_pages);
+	if (!cpu_buffer->event_buf || !cpu_buffer->pages) {
+		kfree(cpu_buffer->event_buf);
+		kfree(cpu_buffer);
+		return NULL;
+	}
+	cpu_buffer->nr_pages = nr_pages;
+	cpu_buffer->buffer = buffer;
+	cpu_buffer->cpu = cpu;
+	cpu_buffer->tail_num = (u64)-1;
+	rb_reset_cpu(cpu_buffer);
+	return cpu_buffer;
+}
+
+static void rb_free_cpu_buffer(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	if (!cpu_buffer)
+		return;
+	rb_free_slots(cpu_buffer->pages, cpu_buffer->nr_pages);
+	kfree(cpu_buffer->event_buf);
+	kfree(cpu_buffer);
+}
+
+struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
+{
+	struct trace_buffer *buffer = kzalloc(sizeof(*buffer));
+	int cpu;
+
+	if (!buffer)
+		return NULL;
+	buffer->clock = trace_clock_local_ticks;
+	buffer->overwrite = true;
+	buffer->nr_cpus = nr_cpus;
+	buffer->reader_lock = (struct mutex){ SPIN_LOCK_UNLOCKED, NULL };
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		buffer->buffers[cpu] = rb_allocate_cpu_buffer(buffer, cpu,
+						rb_size_to_pages(size));
+		if (!buffer->buffers[cpu]) {
+			ring_buffer_free(buffer);
+			return NULL;
+		}
+	}
+	return buffer;
+}
+
+void ring_buffer_free(struct trace_buffer *buffer)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		rb_free_cpu_buffer(buffer->buffers[cpu]);
+	kfree(buffer);
+}
+
+/*
+ * Put the newest pages of the old ring into a new one of n slots, page
+ * number k in slot k % n as always; what does not fit is the oldest and
+ * counts as overrun. spare holds n fresh data pages for the other
+ * slots; the old data pages left over go back.
+ */
+static void rb_move_pages(struct ring_buffer_per_cpu *cpu_buffer,
+			  struct buffer_page *slots, unsigned long n)
+{
+	u64 pos = cpu_buffer->reader_pos, head = rp_head(pos);
+	u64 tail = cpu_buffer->tail_num, first = tail + 1 > n ? tail + 1 - n : 0;
+	unsigned long i, cnt = rp_cnt(pos), off = rp_off(pos);
+	u64 num;
+
+	if (first > head) {
+		for (num = head; num < first; num++, cnt = 0)
+			cpu_buffer->overrun += rb_page(cpu_buffer, num)->entries -
+					       cnt;
+		head = first;
+		cnt = off = 0;
+	}
+	for (num = head; num <= tail; num++) {
+		struct buffer_page *dst = &slots[num % n];
+		struct buffer_data_page *fresh = dst->page;
+
+		*dst = *rb_page(cpu_buffer, num);
+		rb_page(cpu_buffer, num)->page = fresh;
+	}
+	for (i = 0; i < cpu_buffer->nr_pages; i++)
+		free_page(cpu_buffer->pages[i].page);
+	kfree(cpu_buffer->pages);
+	cpu_buffer->pages = slots;
+	cpu_buffer->nr_pages = n;
+	cpu_buffer->tail_page = cpu_buffer->commit_page = rb_page(cpu_buffer, tail);
+	cpu_buffer->reader_pos = rp_make(head, cnt, off);
+	cpu_buffer->rd = (struct rb_cursor){ .page = (u64)-1 };
+}
+
+/*
+ * Give cpu (or every CPU, cpu < 0) a ring of size bytes, rounded up to
+ * whole pages as Linux does. All memory is had first: on -ENOMEM
+ * nothing changed. Open iterators make it -EBUSY.
+ */
+int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
+{
+	unsigned long n = rb_size_to_pages(size);
+	struct buffer_page *slots[NR_CPUS] = { NULL };
+	int c, first = cpu < 0 ? 0 : cpu, last = cpu < 0 ? buffer->nr_cpus - 1 : cpu;
+	int ret = 0;
+
+	if (READ_ONCE(buffer->iterators))
+		return -EBUSY;
+	if (n > nr_free_pages() / (last - first + 1))
+		return -ENOMEM;
+	for (c = first; c <= last && !ret; c++) {
+		slots[c] = rb_alloc_slots(n);
+		if (!slots[c])
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		rb_stop_writers(buffer);
+		for (c = first; c <= last; c++)
+			rb_move_pages(buffer->buffers[c], slots[c], n);
+		rb_start_writers(buffer);
+		return 0;
+	}
+	for (c = first; c <= last; c++)
+		if (slots[c])
+			rb_free_slots(slots[c], n);
+	return ret;
+}

@@ -1,0 +1,302 @@
+/*
+ * trace.c: the tracing core, after Linux's kernel/trace/trace.c
+ * (seed 000): global_trace and its ring buffer, the tracer registry
+ * (register_tracer, nop as the default), tracing_set_tracer calling a
+ * tracer's init and reset, tracing_on, the trace clocks and options.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "smp.h"
+#include "printk.h"
+#include "trace_clock.h"
+#include "trace.h"
+
+/* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
+#define TRACE_BUF_SIZE_DEFAULT	(1408UL << 10)
+
+DEFINE_MUTEX(trace_types_lock);
+static struct tracer *trace_types;
+
+struct trace_array global_trace = {
+	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_ANNOTATE |
+		       TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD |
+		       TRACE_ITER_OVERWRITE | TRACE_ITER_IRQ_INFO |
+		       TRACE_ITER_MARKERS,
+	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
+};
+
+/* In enum trace_iter_flags order, which is Linux's listing order. */
+const char *const trace_options[] = {
+	"print-parent", "sym-offset", "sym-addr", "annotate", "context-info",
+	"latency-format", "record-cmd", "record-tgid", "overwrite",
+	"irq-info", "markers", "pause-on-trace",
+};
+const unsigned int trace_options_count = ARRAY_SIZE(trace_options);
+
+static const struct trace_clock_def {
+	const char *name;
+	u64 (*func)(void);
+	bool in_ns;			/* else printed as a plain count */
+	bool ticks;			/* stored in time CSR ticks */
+} trace_clocks[] = {
+	{ "local", trace_clock_local_ticks, true, true },
+	{ "global", trace_clock_global, true, false },
+	{ "counter", trace_clock_counter, false, false },
+	{ "instret", trace_clock_instret, false, false },
+};
+
+/* ---- nop ---------------------------------------------------------------- */
+
+static int nop_trace_init(struct trace_array *tr)
+{
+	(void)tr;
+	return 0;
+}
+
+static void nop_trace_reset(struct trace_array *tr)
+{
+	(void)tr;
+}
+
+/* The tracer that records nothing: only trace_marker and probes write. */
+static struct tracer nop_trace = {
+	.name = "nop",
+	.init = nop_trace_init,
+	.reset = nop_trace_reset,
+};
+register_tracer_initcall(nop_trace);
+
+/* ---- the registry ------------------------------------------------------ */
+
+static struct tracer *find_tracer(const char *name)
+{
+	struct tracer *t;
+
+	for (t = trace_types; t; t = t->next)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+/* Newest first, as available_tracers lists them. */
+int register_tracer(struct tracer *type)
+{
+	int ret = 0;
+
+	if (!type->name || !type->init)
+		return -EINVAL;
+	mutex_lock(&trace_types_lock);
+	if (find_tracer(type->name)) {
+		ret = -EBUSY;
+	} else {
+		type->next = trace_types;
+		trace_types = type;
+	}
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+struct tracer *trace_types_list(void)
+{
+	return trace_types;
+}
+
+/*
+ * Stop the old tracer (reset), start the new one (init). If init
+ * fails, nop runs instead, as Linux leaves it.
+ */
+int tracing_set_tracer(struct trace_array *tr, const char *name)
+{
+	struct tracer *t;
+	int ret = 0;
+
+	mutex_lock(&trace_types_lock);
+	t = find_tracer(name);
+	if (!t) {
+		ret = -EINVAL;
+	} else if (t != tr->current_trace) {
+		tr->current_trace->reset(tr);
+		tr->current_trace = &nop_trace;
+		ret = t->init(tr);
+		if (!ret)
+			tr->current_trace = t;
+	}
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* ---- tracing_on, reset, resize ----------------------------------------- */
+
+void tracer_tracing_on(struct trace_array *tr)
+{
+	ring_buffer_record_on(tr->buffer);
+}
+
+void tracer_tracing_off(struct trace_array *tr)
+{
+	ring_buffer_record_off(tr->buffer);
+}
+
+bool tracer_tracing_is_on(struct trace_array *tr)
+{
+	return ring_buffer_record_is_on(tr->buffer);
+}
+
+/* `echo > trace`: empty every CPU's buffer; the latency clock restarts. */
+void tracing_reset_online_cpus(struct trace_array *tr)
+{
+	ring_buffer_reset(tr->buffer);
+	tr->time_start = ring_buffer_time_stamp(tr->buffer);
+}
+
+int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
+			       int cpu)
+{
+	int ret = ring_buffer_resize(tr->buffer, size, cpu);
+
+	if (!ret && cpu < 0)
+		tr->buffer_size = size;
+	return ret;
+}
+
+/* pause-on-trace: reading `trace` stops recording until closed. */
+void tracing_stop_tr(struct trace_array *tr)
+{
+	mutex_lock(&trace_types_lock);
+	if (!tr->stop_count++)
+		ring_buffer_record_disable(tr->buffer);
+	mutex_unlock(&trace_types_lock);
+}
+
+void tracing_start_tr(struct trace_array *tr)
+{
+	mutex_lock(&trace_types_lock);
+	if (!--tr->stop_count)
+		ring_buffer_record_enable(tr->buffer);
+	mutex_unlock(&trace_types_lock);
+}
+
+int trace_nr_cpus(void)
+{
+	return ring_buffer_nr_cpus(global_trace.buffer);
+}
+
+/* ---- clocks ------------------------------------------------------------- */
+
+const char *trace_clock_name(int id)
+{
+	return trace_clocks[id].name;
+}
+
+int trace_clock_count(void)
+{
+	return ARRAY_SIZE(trace_clocks);
+}
+
+bool trace_clock_in_ns(struct trace_array *tr)
+{
+	return trace_clocks[tr->clock_id].in_ns;
+}
+
+/* A time stamp as printed: ns for the clocks in_ns, else as counted. */
+u64 trace_clock_to_ns(struct trace_array *tr, u64 ts)
+{
+	return trace_clocks[tr->clock_id].ticks ? trace_clock_ticks_to_ns(ts) :
+						  ts;
+}
+
+/* A new clock makes old time stamps meaningless: empty the buffer too. */
+int tracing_set_clock(struct trace_array *tr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < trace_clock_count(); i++)
+		if (!strcmp(trace_clocks[i].name, name))
+			break;
+	if (i == trace_clock_count())
+		return -EINVAL;
+	mutex_lock(&trace_types_lock);
+	tr->clock_id = i;
+	ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
+	tracing_reset_online_cpus(tr);
+	mutex_unlock(&trace_types_lock);
+	return 0;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
+{
+	mutex_lock(&trace_types_lock);
+	if (enabled)
+		tr->trace_flags |= mask;
+	else
+		tr->trace_flags &= ~mask;
+	if (mask == TRACE_ITER_OVERWRITE)
+		ring_buffer_change_overwrite(tr->buffer, enabled);
+	mutex_unlock(&trace_types_lock);
+	return 0;
+}
+
+/* A tracer's own option, e.g. function's func_stack_trace. */
+int trace_set_tracer_option(struct trace_array *tr, struct tracer *t,
+			    const char *name, int set)
+{
+	const struct tracer_opt *opt;
+	int ret;
+
+	if (!t->flags)
+		return -EINVAL;
+	for (opt = t->flags->opts; opt->name; opt++)
+		if (!strcmp(opt->name, name))
+			break;
+	if (!opt->name)
+		return -EINVAL;
+	mutex_lock(&trace_types_lock);
+	ret = t->set_flag ? t->set_flag(tr, t->flags->val, opt->bit, set) : 0;
+	if (!ret)
+		t->flags->val = set ? t->flags->val | opt->bit :
+				      t->flags->val & ~opt->bit;
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* A write to trace_options: "name" or "noname", a core or tracer option. */
+int trace_set_options(struct trace_array *tr, const char *option)
+{
+	int set = strncmp(option, "no", 2) != 0;
+	const char *name = set ? option : option + 2;
+	unsigned int i;
+
+	for (i = 0; i < trace_options_count; i++)
+		if (!strcmp(trace_options[i], name))
+			return set_tracer_flag(tr, 1U << i, set);
+	return trace_set_tracer_option(tr, tr->current_trace, name, set);
+}
+
+/* ---- boot ---------------------------------------------------------------- */
+
+static void register_builtin_tracers(void)
+{
+	extern struct tracer *const __start_tracers[], *const __stop_tracers[];
+	struct tracer *const *t;
+
+	for (t = __start_tracers; t < __stop_tracers; t++)
+		if (register_tracer(*t))
+			pr_err("tracing: cannot register %s\n", (*t)->name);
+}
+
+/* Once every CPU is online: buffers, tracers, commands, tracefs. */
+void trace_init(void)
+{
+	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
+	if (!global_trace.buffer)
+		panic("tracing: no memory for the ring buffer");
+	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
+	global_trace.current_trace = &nop_trace;
+	register_builtin_tracers();
+	if (register_ftrace_commands())
+		pr_err("tracing: cannot register the filter commands\n");
+	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
+}

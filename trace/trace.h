@@ -1,0 +1,352 @@
+/*
+ * trace.h: the tracing core's index (Linux's kernel/trace/trace.h):
+ * the trace array, tracers, the events in the ring buffer, options,
+ * and the functions each trace/ file offers the others.
+ */
+#ifndef _TRACE_H
+#define _TRACE_H
+
+#include "kernel.h"
+#include "list.h"
+#include "sched.h"
+#include "ftrace.h"
+#include "ring_buffer.h"
+#include "vfs.h"
+#include "asm/csr.h"
+
+/* ---- events --------------------------------------------------------- */
+
+enum trace_type {
+	TRACE_FN = 1,
+	TRACE_STACK,
+	TRACE_PRINT,
+};
+
+#define TRACE_FLAG_IRQS_OFF	0x1
+#define TRACE_FLAG_NEED_RESCHED	0x2
+#define TRACE_FLAG_HARDIRQ	0x4
+
+/*
+ * The first word of every event (Linux's struct trace_entry is 8 bytes:
+ * type, flags, preempt_count and a 4-byte pid):
+ *   bits 0-4 type, 5-7 flags, 8-11 preempt depth, 12-31 pid.
+ */
+struct trace_entry {
+	u32 ctx;
+};
+
+#define TRACE_CTX_FLAGS_SHIFT	5
+#define TRACE_CTX_PC_SHIFT	8
+#define TRACE_CTX_PID_SHIFT	12
+#define PID_MAX			(1 << (32 - TRACE_CTX_PID_SHIFT))
+
+static inline unsigned int entry_type(const struct trace_entry *e)
+{
+	return e->ctx & 0x1f;
+}
+
+static inline unsigned int entry_flags(const struct trace_entry *e)
+{
+	return (e->ctx >> TRACE_CTX_FLAGS_SHIFT) & 0x7;
+}
+
+static inline unsigned int entry_preempt_count(const struct trace_entry *e)
+{
+	return (e->ctx >> TRACE_CTX_PC_SHIFT) & 0xf;
+}
+
+static inline int entry_pid(const struct trace_entry *e)
+{
+	return e->ctx >> TRACE_CTX_PID_SHIFT;
+}
+
+/*
+ * The function tracer's event: with the 4-byte ring buffer header, 16
+ * bytes (Linux's is 32). Kernel text lies below 4 GiB, so 32 bits hold
+ * an address.
+ */
+struct ftrace_entry {
+	struct trace_entry ent;
+	u32 ip;
+	u32 parent_ip;
+};
+
+#define FTRACE_STACK_ENTRIES	16
+
+struct stack_entry {
+	struct trace_entry ent;
+	u32 size;			/* entries in caller[] */
+	u32 caller[FTRACE_STACK_ENTRIES];
+};
+
+#define TRACE_MARKER_MAX	1024
+
+/* trace_marker's text, always ending in a newline. */
+struct print_entry {
+	struct trace_entry ent;
+	u32 ip;
+	char buf[];
+};
+
+/*
+ * The context word of an event recorded now, without its type.
+ * dec: preemption levels the tracing path itself added (the trampoline
+ * raised preempt_count by one), so the depth shows the traced code's.
+ */
+static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+{
+	struct task *t = current;
+	unsigned int pc = t->preempt_count;
+	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
+	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
+		    TRACE_FLAG_IRQS_OFF;
+
+	if (this_cpu()->need_resched)
+		flags |= TRACE_FLAG_NEED_RESCHED;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
+	       flags << TRACE_CTX_FLAGS_SHIFT;
+}
+
+/* ---- options (trace_options, options/) -------------------------------- */
+
+/* Linux's TRACE_ITER_* that change what rvftrace records or prints. */
+enum trace_iter_flags {
+	TRACE_ITER_PRINT_PARENT		= 1 << 0,
+	TRACE_ITER_SYM_OFFSET		= 1 << 1,
+	TRACE_ITER_SYM_ADDR		= 1 << 2,
+	TRACE_ITER_ANNOTATE		= 1 << 3,
+	TRACE_ITER_CONTEXT_INFO		= 1 << 4,
+	TRACE_ITER_LATENCY_FMT		= 1 << 5,
+	TRACE_ITER_RECORD_CMD		= 1 << 6,
+	TRACE_ITER_RECORD_TGID		= 1 << 7,
+	TRACE_ITER_OVERWRITE		= 1 << 8,
+	TRACE_ITER_IRQ_INFO		= 1 << 9,
+	TRACE_ITER_MARKERS		= 1 << 10,
+	TRACE_ITER_PAUSE		= 1 << 11,
+};
+
+extern const char *const trace_options[];
+extern const unsigned int trace_options_count;
+
+/* A tracer's own options (Linux's struct tracer_opt / tracer_flags). */
+struct tracer_opt {
+	const char *name;
+	u32 bit;
+};
+
+struct tracer_flags {
+	u32 val;
+	const struct tracer_opt *opts;	/* ends with a NULL name */
+};
+
+/* ---- tracers and the trace array --------------------------------------- */
+
+struct trace_array;
+
+struct tracer {
+	const char *name;
+	int (*init)(struct trace_array *tr);
+	void (*reset)(struct trace_array *tr);
+	struct tracer_flags *flags;
+	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
+			int set);
+	struct tracer *next;
+};
+
+/* Tracers are gathered from this section and registered at trace_init. */
+#define register_tracer_initcall(t)					\
+	static struct tracer *const __tracer_##t			\
+		__section(".tracers") __used __aligned(8) = &(t)
+
+struct trace_pid_list;
+
+struct trace_array {
+	struct trace_buffer *buffer;	/* Linux: array_buffer.buffer */
+	u64 time_start;			/* clock when last reset */
+	struct tracer *current_trace;
+	unsigned long trace_flags;	/* TRACE_ITER_* */
+	int clock_id;
+	unsigned long buffer_size;	/* bytes per CPU, as last set */
+	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
+	struct trace_pid_list *function_pids;
+	struct list_head func_probes;	/* ftrace_func_probe, newest first */
+	int stop_count;			/* pause-on-trace readers */
+};
+
+extern struct trace_array global_trace;
+extern struct mutex trace_types_lock;
+
+/* Words of a tracefs write, split in place at whitespace. */
+static inline bool trace_isspace(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static inline char *trace_next_word(char **s)
+{
+	char *p = *s, *word;
+
+	while (*p && trace_isspace(*p))
+		p++;
+	if (!*p)
+		return NULL;
+	word = p;
+	while (*p && !trace_isspace(*p))
+		p++;
+	if (*p)
+		*p++ = 0;
+	*s = p;
+	return word;
+}
+
+/* trace.c */
+void trace_init(void);
+int register_tracer(struct tracer *type);
+struct tracer *trace_types_list(void);
+int tracing_set_tracer(struct trace_array *tr, const char *name);
+void tracer_tracing_on(struct trace_array *tr);
+void tracer_tracing_off(struct trace_array *tr);
+bool tracer_tracing_is_on(struct trace_array *tr);
+void tracing_reset_online_cpus(struct trace_array *tr);
+int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
+			       int cpu);
+int tracing_set_clock(struct trace_array *tr, const char *name);
+const char *trace_clock_name(int id);
+int trace_clock_count(void);
+bool trace_clock_in_ns(struct trace_array *tr);
+u64 trace_clock_to_ns(struct trace_array *tr, u64 ts);
+int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
+int trace_set_tracer_option(struct trace_array *tr, struct tracer *t,
+			    const char *name, int set);
+int trace_set_options(struct trace_array *tr, const char *option);
+int trace_nr_cpus(void);
+void tracing_stop_tr(struct trace_array *tr);
+void tracing_start_tr(struct trace_array *tr);
+
+/* trace_functions.c */
+void trace_function(struct trace_array *tr, unsigned long ip,
+		    unsigned long parent_ip, u32 trace_ctx);
+int register_ftrace_commands(void);
+
+/* trace_stacktrace.c */
+void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
+
+/* trace_marker.c */
+ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
+			   size_t cnt);
+
+/* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
+void tracing_record_cmdline(struct task *t);
+void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
+static inline void trace_save_cmdline_fast(struct trace_array *tr)
+{
+	extern int trace_cmdline_last_pid[NR_CPUS];
+	struct task *t = current;
+
+	if (unlikely(trace_cmdline_last_pid[this_cpu()->id] != t->pid) &&
+	    (tr->trace_flags & TRACE_ITER_RECORD_CMD))
+		tracing_record_cmdline(t);
+}
+
+/* trace_pid.c: set_ftrace_pid */
+bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
+int trace_pid_write(struct trace_array *tr, const char *buf, bool append);
+void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
+extern int ftrace_pid_cache_pid[NR_CPUS];
+extern bool ftrace_pid_cache_ok[NR_CPUS];
+bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu, int pid);
+/* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
+static inline bool ftrace_pid_ignored(struct trace_array *tr)
+{
+	struct trace_pid_list *pids = READ_ONCE(tr->function_pids);
+	int cpu;
+
+	if (likely(!pids))
+		return false;
+	cpu = this_cpu()->id;
+	if (ftrace_pid_cache_pid[cpu] != current->pid)
+		return !ftrace_pid_cache_fill(pids, cpu, current->pid);
+	return !ftrace_pid_cache_ok[cpu];
+}
+
+/* ---- reading: trace, trace_pipe, per_cpu/cpuN/trace ------------------- */
+
+#define RING_BUFFER_ALL_CPUS	-1
+
+/* iter_flags, fixed when the file is opened (Linux's TRACE_FILE_*). */
+#define TRACE_FILE_LAT_FMT	0x1
+#define TRACE_FILE_ANNOTATE	0x2
+#define TRACE_FILE_TIME_IN_NS	0x4
+
+/* Linux's struct trace_iterator: one open trace or trace_pipe. */
+struct trace_iterator {
+	struct trace_array *tr;
+	const char *tracer_name;	/* the tracer when opened */
+	int cpu_file;			/* a CPU or RING_BUFFER_ALL_CPUS */
+	bool consume;			/* trace_pipe */
+	struct ring_buffer_iter *buffer_iter[NR_CPUS];
+	unsigned long iter_flags;
+	unsigned long trace_flags;	/* the options when opened */
+	/* The entry being printed, copied out of the buffer. */
+	struct trace_entry *ent;
+	void *ent_buf;
+	int cpu;
+	u64 ts;
+	unsigned long lost_events;
+	long idx;			/* entries read so far, from 0 */
+	unsigned long started;		/* CPUs whose first entry was seen */
+	struct seq_buf seq;		/* text not yet read */
+	size_t seq_pos;
+};
+
+/* trace_iter.c */
+struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
+					  int *ent_cpu, u64 *ent_ts);
+bool trace_empty(struct trace_iterator *iter);
+void get_total_entries(struct trace_array *tr, unsigned long *total,
+		       unsigned long *entries);
+
+/* trace_output.c */
+void print_trace_line(struct trace_iterator *iter);
+void trace_default_header(struct trace_iterator *iter);
+void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
+		      unsigned long sym_flags);
+
+/* ftrace_probe.c: set_ftrace_filter commands (FUNC:cmd[:N]) */
+struct ftrace_probe_ops {
+	const char *name;		/* the command: traceon, ... */
+	void (*func)(unsigned long ip, unsigned long parent_ip,
+		     struct trace_array *tr, struct ftrace_probe_ops *ops,
+		     long *count);
+	bool counted;			/* FUNC:cmd:N; listed with count=N */
+};
+
+struct ftrace_func_command {
+	const char *name;
+	int (*func)(struct trace_array *tr, const char *glob, int len,
+		    const char *param, bool remove);
+	struct ftrace_func_command *next;
+};
+
+int register_ftrace_command(struct ftrace_func_command *cmd);
+int register_ftrace_function_probe(const char *glob, int len,
+				   struct trace_array *tr,
+				   struct ftrace_probe_ops *ops, long count);
+int unregister_ftrace_function_probe_func(const char *glob, int len,
+					  struct trace_array *tr,
+					  struct ftrace_probe_ops *ops);
+int ftrace_process_command(struct trace_array *tr, char *token);
+void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
+
+/* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
+void trace_create_files(struct inode *dir);
+struct inode *create_simple(struct inode *dir, const char *name,
+			    void (*show)(struct seq_buf *s, long data),
+			    int (*store)(char *buf, struct file *file, long data),
+			    long data);
+void ftrace_create_files(struct inode *dir);
+extern const struct file_operations tracing_fops, tracing_pipe_fops;
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * trace_functions.c: the function tracer (Linux's trace_functions.c,
+ * seed 000). function_trace_init registers the trace array's ftrace_ops,
+ * whose hashes set_ftrace_filter and set_ftrace_notrace edit, with
+ * function_trace_call: one 16-byte event per traced call, holding ip and
+ * parent_ip. Option func_stack_trace adds a stack trace after each.
+ * Also the filter commands FUNC:traceon, FUNC:traceoff, FUNC:stacktrace.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "kstrtox.h"
+#include "trace.h"
+
+#define TRACE_FUNC_OPT_STACK	0x1
+
+static const struct tracer_opt func_opts[] = {
+	{ "func_stack_trace", TRACE_FUNC_OPT_STACK },
+	{ NULL, 0 },
+};
+
+static struct tracer_flags func_flags = { 0, func_opts };
+
+/* Record one call. Preemption is off (the trampoline's). */
+void trace_function(struct trace_array *tr, unsigned long ip,
+		    unsigned long parent_ip, u32 trace_ctx)
+{
+	struct trace_buffer *buffer = tr->buffer;
+	struct ring_buffer_event *event;
+	struct ftrace_entry *entry;
+
+	event = ring_buffer_lock_reserve(buffer, sizeof(*entry));
+	if (unlikely(!event))
+		return;
+	entry = ring_buffer_event_data(event);
+	entry->ent.ctx = trace_ctx | TRACE_FN;
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	ring_buffer_unlock_commit(buffer);
+}
+
+static noinline void __function_trace_call(struct trace_array *tr,
+					   unsigned long ip,
+					   unsigned long parent_ip)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (unlikely(bit < 0))
+		return;
+	trace_save_cmdline_fast(tr);
+	if (!ftrace_pid_ignored(tr))
+		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
+	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * The callback of every traced call, with preemption already off. With
+ * tracing_on 0 it stops after two loads. The recursion guard turns away
+ * calls made from inside the tracer. Costs: fn_test_cost
+ * (trace/trace_functions_test.c) measures them under -icount.
+ */
+static void function_trace_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+
+	(void)fregs;
+	if (likely(ring_buffer_recording(tr->buffer)))
+		__function_trace_call(tr, ip, parent_ip);
+}
+
+/* func_stack_trace: the event, then where it was called from. */
+static void function_stack_trace_call(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	unsigned long flags;
+	u32 trace_ctx;
+	int bit;
+
+	(void)fregs;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (unlikely(bit < 0))
+		return;
+	trace_save_cmdline_fast(tr);
+	if (!ftrace_pid_ignored(tr)) {
+		/* Keep the stack right after its event on this CPU. */
+		trace_ctx = tracing_gen_ctx_dec(1);
+		flags = local_irq_save();
+		trace_function(tr, ip, parent_ip, trace_ctx);
+		__trace_stack(tr, trace_ctx, ip);
+		local_irq_restore(flags);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static ftrace_func_t select_trace_function(u32 flags)
+{
+	return (flags & TRACE_FUNC_OPT_STACK) ? function_stack_trace_call :
+						function_trace_call;
+}
+
+static int function_trace_init(struct trace_array *tr)
+{
+	tr->ops.func = select_trace_function(func_flags.val);
+	tr->ops.private = tr;
+	tr->ops.name = "function";
+	return register_ftrace_function(&tr->ops);
+}
+
+static void function_trace_reset(struct trace_array *tr)
+{
+	unregister_ftrace_function(&tr->ops);
+}
+
+static struct tracer function_trace;
+
+/* func_stack_trace while running: re-register with the other callback. */
+static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
+			 int set)
+{
+	ftrace_func_t func = select_trace_function(set ? old_flags | bit :
+						   old_flags & ~bit);
+
+	if (tr->current_trace != &function_trace || tr->ops.func == func)
+		return 0;
+	unregister_ftrace_function(&tr->ops);
+	tr->ops.func = func;
+	return register_ftrace_function(&tr->ops);
+}
+
+static struct tracer function_trace = {
+	.name = "function",
+	.init = function_trace_init,
+	.reset = function_trace_reset,
+	.flags = &func_flags,
+	.set_flag = func_set_flag,
+};
+register_tracer_initcall(function_trace);
+
+/* ---- FUNC:traceon, FUNC:traceoff, FUNC:stacktrace ------------------------ */
+
+static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
+			   struct trace_array *tr, struct ftrace_probe_ops *ops,
+			   long *count)
+{
+	(void)ip, (void)parent_ip, (void)ops, (void)count;
+	if (!tracer_tracing_is_on(tr))
+		tracer_tracing_on(tr);
+}
+
+static void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
+			    struct trace_array *tr, struct ftrace_probe_ops *ops,
+			    long *count)
+{
+	(void)ip, (void)parent_ip, (void)ops, (void)count;
+	if (tracer_tracing_is_on(tr))
+		tracer_tracing_off(tr);
+}
+
+/*
+ * A counted traceon/traceoff spends a count only when it changes the
+ * state: read the count, then the state; publish the state, then the
+ * count, so another CPU that sees the new count also sees the state.
+ */
+static void update_traceon_count(struct trace_array *tr, long *count, bool on)
+{
+	long old = READ_ONCE(*count);
+
+	if (old <= 0)
+		return;
+	rmb();
+	if (on == tracer_tracing_is_on(tr))
+		return;
+	if (on)
+		tracer_tracing_on(tr);
+	else
+		tracer_tracing_off(tr);
+	wmb();
+	WRITE_ONCE(*count, old - 1);
+}
+
+static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
+				 struct trace_array *tr,
+				 struct ftrace_probe_ops *ops, long *count)
+{
+	(void)ip, (void)parent_ip, (void)ops;
+	update_traceon_count(tr, count, true);
+}
+
+static void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip,
+				  struct trace_array *tr,
+				  struct ftrace_probe_ops *ops, long *count)
+{
+	(void)ip, (void)parent_ip, (void)ops;
+	update_traceon_count(tr, count, false);
+}
+
+static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
+			      struct trace_array *tr,
+			      struct ftrace_probe_ops *ops, long *count)
+{
+	(void)parent_ip, (void)ops, (void)count;
+	if (tracer_tracing_is_on(tr))
+		__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
+}
+
+/* Each stack trace spends one count, even when CPUs race for the last. */
+static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
+				    struct trace_array *tr,
+				    struct ftrace_probe_ops *ops, long *count)
+{
+	long old;
+
+	(void)parent_ip, (void)ops;
+	if (!tracer_tracing_is_on(tr))
+		return;
+	do {
+		old = READ_ONCE(*count);
+		if (old <= 0)
+			return;
+	} while (!__atomic_compare_exchange_n(count, &old, old - 1, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
+}
+
+/* Counted and unlimited forms are separate probes, as in Linux. */
+static struct ftrace_probe_ops traceon_probe_ops = {
+	"traceon", ftrace_traceon, false };
+static struct ftrace_probe_ops traceon_count_probe_ops = {
+	"traceon", ftrace_traceon_count, true };
+static struct ftrace_probe_ops traceoff_probe_ops = {
+	"traceoff", ftrace_traceoff, false };
+static struct ftrace_probe_ops traceoff_count_probe_ops = {
+	"traceoff", ftrace_traceoff_count, true };
+static struct ftrace_probe_ops stacktrace_probe_ops = {
+	"stacktrace", ftrace_stacktrace, false };
+static struct ftrace_probe_ops stacktrace_count_probe_ops = {
+	"stacktrace", ftrace_stacktrace_count, true };
+
+/* FUNC:cmd adds a probe, FUNC:cmd:N a counted one; '!' removes. */
+static int ftrace_trace_probe_callback(struct trace_array *tr,
+				       struct ftrace_probe_ops *ops,
+				       const char *glob, int len,
+				       const char *param, bool remove)
+{
+	unsigned long count = (unsigned long)-1;
+	int ret;
+
+	if (remove)
+		return unregister_ftrace_function_probe_func(glob, len, tr, ops);
+	if (param && *param) {
+		ret = kstrtoul(param, 0, &count);
+		if (ret)
+			return ret;
+	}
+	ret = register_ftrace_function_probe(glob, len, tr, ops, count);
+	return ret < 0 ? ret : 0;
+}
+
+static int ftrace_trace_onoff_callback(struct trace_array *tr,
+				       const char *glob, int len,
+				       const char *param, bool remove,
+				       bool on)
+{
+	struct ftrace_probe_ops *ops;
+
+	if (on)
+		ops = param ? &traceon_count_probe_ops : &traceon_probe_ops;
+	else
+		ops = param ? &traceoff_count_probe_ops : &traceoff_probe_ops;
+	return ftrace_trace_probe_callback(tr, ops, glob, len, param, remove);
+}
+
+static int ftrace_traceon_callback(struct trace_array *tr, const char *glob,
+				   int len, const char *param, bool remove)
+{
+	return ftrace_trace_onoff_callback(tr, glob, len, param, remove, true);
+}
+
+static int ftrace_traceoff_callback(struct trace_array *tr, const char *glob,
+				    int len, const char *param, bool remove)
+{
+	return ftrace_trace_onoff_callback(tr, glob, len, param, remove,
+					   false);
+}
+
+static int ftrace_stacktrace_callback(struct trace_array *tr,
+				      const char *glob, int len,
+				      const char *param, bool remove)
+{
+	struct ftrace_probe_ops *ops = param ? &stacktrace_count_probe_ops :
+					       &stacktrace_probe_ops;
+
+	return ftrace_trace_probe_callback(tr, ops, glob, len, param, remove);
+}
+
+static struct ftrace_func_command ftrace_traceon_cmd = {
+	.name = "traceon", .func = ftrace_traceon_callback,
+};
+static struct ftrace_func_command ftrace_traceoff_cmd = {
+	.name = "traceoff", .func = ftrace_traceoff_callback,
+};
+static struct ftrace_func_command ftrace_stacktrace_cmd = {
+	.name = "stacktrace", .func = ftrace_stacktrace_callback,
+};
+
+int register_ftrace_commands(void)
+{
+	return register_ftrace_command(&ftrace_traceon_cmd) ?:
+	       register_ftrace_command(&ftrace_traceoff_cmd) ?:
+	       register_ftrace_command(&ftrace_stacktrace_cmd);
+}

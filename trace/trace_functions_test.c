@@ -1,0 +1,202 @@
+/*
+ * trace_functions_test.c: selftests of the function tracer on
+ * global_trace, through the real ops, filter and ring buffer: fib(10)
+ * makes exactly 177 events, tracing_on 0 makes none, set_ftrace_pid
+ * keeps other tasks out, FUNC:traceoff stops recording at a function,
+ * and the flag columns come from the context of the call.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "printf.h"
+#include "selftest.h"
+#include "workloads.h"
+#include "trace_targets.h"
+#include "printk.h"
+#include "trace.h"
+
+static void start_function_tracer(const char *filter)
+{
+	struct ftrace_hash *hash = alloc_ftrace_hash(4);
+
+	if (hash && ftrace_match_records(hash, filter, strlen(filter)) > 0)
+		ftrace_ops_set_hash(&global_trace.ops, hash, true);
+	else
+		free_ftrace_hash(hash);
+	tracing_set_tracer(&global_trace, "function");
+	tracing_reset_online_cpus(&global_trace);
+	tracer_tracing_on(&global_trace);
+}
+
+static void stop_function_tracer(void)
+{
+	tracing_set_tracer(&global_trace, "nop");
+	ftrace_free_ops_hashes(&global_trace.ops);
+	trace_pid_write(&global_trace, "", false);
+	tracer_tracing_on(&global_trace);
+	tracing_reset_online_cpus(&global_trace);
+}
+
+struct fn_count {
+	unsigned long func, ip, events, from_self, flags_or;
+};
+
+/* Events are recorded at fib's site: -pg's is past the prologue. */
+static struct fn_count fib_count(void)
+{
+	return (struct fn_count){ .func = (unsigned long)fib,
+				  .ip = ftrace_location((unsigned long)fib) };
+}
+
+/* Count the function events at ip, consuming every CPU's buffer. */
+static void count_events(struct fn_count *c)
+{
+	struct ring_buffer_event *e;
+	struct ftrace_entry *f;
+	unsigned long lost;
+	u64 ts;
+	int cpu;
+
+	ring_buffer_reader_lock(global_trace.buffer);
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		while ((e = ring_buffer_consume(global_trace.buffer, cpu, &ts,
+						&lost))) {
+			f = ring_buffer_event_data(e);
+			if (entry_type(&f->ent) != TRACE_FN || f->ip != c->ip)
+				continue;
+			c->events++;
+			c->from_self += f->parent_ip >= c->func &&
+					f->parent_ip < c->func + 0x100;
+			c->flags_or |= entry_flags(&f->ent) |
+				       entry_preempt_count(&f->ent) << 8;
+		}
+	ring_buffer_reader_unlock(global_trace.buffer);
+}
+
+static void fn_test_fib_177(struct kunit *t)
+{
+	struct fn_count c = fib_count();
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	start_function_tracer("fib");
+	KUNIT_EXPECT_EQ(t, fib(10), 55);
+	tracer_tracing_off(&global_trace);
+	count_events(&c);
+	stop_function_tracer();
+	KUNIT_EXPECT_EQ(t, c.events, 177);
+	/* All but the first call come from fib itself. */
+	KUNIT_EXPECT_EQ(t, c.from_self, 176);
+	/* A task with interrupts on: no flag, preempt depth 0. */
+	KUNIT_EXPECT_EQ(t, c.flags_or, 0);
+}
+
+static void fn_test_tracing_off(struct kunit *t)
+{
+	struct fn_count c = fib_count();
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	start_function_tracer("fib");
+	tracer_tracing_off(&global_trace);
+	fib(10);
+	count_events(&c);
+	stop_function_tracer();
+	KUNIT_EXPECT_EQ(t, c.events, 0);
+}
+
+static void fn_test_pid_filter(struct kunit *t)
+{
+	struct fn_count c = fib_count();
+	char pid[16];
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	start_function_tracer("fib");
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, "999999", false), 0);
+	fib(5);
+	snprintf(pid, sizeof(pid), "%d", current->pid);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, pid, true), 0);
+	fib(10);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, "abc", true),
+			-EINVAL);
+	count_events(&c);
+	stop_function_tracer();
+	KUNIT_EXPECT_EQ(t, c.events, 177);
+}
+
+static void fn_test_traceoff_probe(struct kunit *t)
+{
+	struct fn_count c = fib_count();
+	char cmd[] = "fib:traceoff:1", undo[] = "!fib:traceoff:0";
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	start_function_tracer("fib");
+	KUNIT_EXPECT_EQ(t, ftrace_process_command(&global_trace, cmd), 0);
+	fib(10);
+	KUNIT_EXPECT_TRUE(t, !tracer_tracing_is_on(&global_trace));
+	count_events(&c);
+	KUNIT_EXPECT_EQ(t, ftrace_process_command(&global_trace, undo), 0);
+	stop_function_tracer();
+	/* The probe ops runs first (newest on the list): nothing recorded. */
+	KUNIT_EXPECT_EQ(t, c.events, 0);
+}
+
+#define COST_LOOPS	1000
+
+/* Instructions per call of a traced function, loop included. */
+static unsigned long cost_per_call(void)
+{
+	u64 start;
+	long i;
+
+	preempt_disable();
+	start = rdinstret();
+	for (i = 0; i < COST_LOOPS; i++)
+		ftrace_test_target1(i);
+	start = rdinstret() - start;
+	preempt_enable();
+	return start / COST_LOOPS;
+}
+
+/* Under -icount shift=0, rdinstret counts instructions exactly. */
+static bool instret_is_exact(void)
+{
+	u64 a = rdinstret(), b = rdinstret();
+
+	return b - a < 4;
+}
+
+/*
+ * The hot path's cost over an untraced call, trampoline (45) included.
+ * Measured: +285 with tracing on and a 1-function filter, +55 with
+ * tracing_on 0. The issue's target for the first is 195, not met yet:
+ * this guards the numbers against regressions until it is.
+ */
+static void fn_test_cost(struct kunit *t)
+{
+	unsigned long base, on, off;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (!instret_is_exact())
+		KUNIT_SKIP(t, "needs qemu -icount shift=0");
+	base = cost_per_call();
+	start_function_tracer("ftrace_test_target1");
+	on = cost_per_call();
+	tracer_tracing_off(&global_trace);
+	off = cost_per_call();
+	stop_function_tracer();
+	console_printf("    # cost per call: untraced %lu, traced %lu (+%lu), "
+		       "tracing_on 0 %lu (+%lu)\n", base, on, on - base, off,
+		       off - base);
+	KUNIT_EXPECT_TRUE(t, on - base <= 300);
+	KUNIT_EXPECT_TRUE(t, off - base <= 45 + 15);
+}
+
+SELFTEST_SUITE(function_tracer,
+	       KUNIT_CASE(fn_test_cost),
+	       KUNIT_CASE(fn_test_fib_177),
+	       KUNIT_CASE(fn_test_tracing_off),
+	       KUNIT_CASE(fn_test_pid_filter),
+	       KUNIT_CASE(fn_test_traceoff_probe));

@@ -1,0 +1,346 @@
+/*
+ * trace_iter.c: reading the ring buffer as text (Linux's trace.c
+ * readers): `trace` and per_cpu/cpuN/trace walk the buffer without
+ * consuming it, trace_pipe consumes it and sleeps while it is empty.
+ * Both merge the CPUs' events by time stamp and stream the text in
+ * whatever pieces the reader asks for, so no file is ever built whole.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "sched.h"
+#include "trace.h"
+
+/* Files of per_cpu/cpuN carry N + 1 in their private data. */
+static int inode_cpu(struct inode *inode)
+{
+	return inode->private ? (int)(long)inode->private - 1 :
+				RING_BUFFER_ALL_CPUS;
+}
+
+static bool iter_has_cpu(struct trace_iterator *iter, int cpu)
+{
+	return iter->cpu_file == RING_BUFFER_ALL_CPUS || iter->cpu_file == cpu;
+}
+
+static struct ring_buffer_event *peek_next_entry(struct trace_iterator *iter,
+						 int cpu, u64 *ts,
+						 unsigned long *lost)
+{
+	struct ring_buffer_event *event;
+
+	*lost = 0;
+	if (iter->consume)
+		return ring_buffer_peek(iter->tr->buffer, cpu, ts, lost);
+	event = ring_buffer_iter_peek(iter->buffer_iter[cpu], ts);
+	if (event && ring_buffer_iter_dropped(iter->buffer_iter[cpu]))
+		*lost = (unsigned long)-1;
+	return event;
+}
+
+/* The CPU whose next event is the oldest; -1 when all are empty. */
+static int find_next_cpu(struct trace_iterator *iter, u64 *ent_ts)
+{
+	struct ring_buffer_event *event;
+	unsigned long lost;
+	int cpu, next_cpu = -1;
+	u64 ts;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		if (!iter_has_cpu(iter, cpu))
+			continue;
+		event = peek_next_entry(iter, cpu, &ts, &lost);
+		if (event && (next_cpu < 0 || ts < *ent_ts)) {
+			next_cpu = cpu;
+			*ent_ts = ts;
+		}
+	}
+	return next_cpu;
+}
+
+/* The entry after the current one, left in place (latency lookahead). */
+struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
+					  int *ent_cpu, u64 *ent_ts)
+{
+	int cpu = find_next_cpu(iter, ent_ts);
+	unsigned long lost;
+	u64 ts;
+
+	if (cpu < 0)
+		return NULL;
+	*ent_ts = trace_clock_to_ns(iter->tr, *ent_ts);
+	if (ent_cpu)
+		*ent_cpu = cpu;
+	return ring_buffer_event_data(peek_next_entry(iter, cpu, &ts, &lost));
+}
+
+bool trace_empty(struct trace_iterator *iter)
+{
+	u64 ts;
+
+	return find_next_cpu(iter, &ts) < 0;
+}
+
+/* Copy the oldest event out and move past it (consuming for the pipe). */
+static bool trace_find_next_entry_inc(struct trace_iterator *iter)
+{
+	struct ring_buffer_event *event;
+	unsigned long lost = 0;
+	int cpu = find_next_cpu(iter, &iter->ts);
+	void *data;
+
+	if (cpu < 0)
+		return false;
+	if (iter->consume) {
+		event = ring_buffer_consume(iter->tr->buffer, cpu, &iter->ts,
+					    &lost);
+	} else {
+		event = peek_next_entry(iter, cpu, &iter->ts, &lost);
+		ring_buffer_iter_advance(iter->buffer_iter[cpu]);
+	}
+	if (!event)
+		return false;
+	iter->ts = trace_clock_to_ns(iter->tr, iter->ts);
+	data = ring_buffer_event_data(event);
+	memcpy(iter->ent_buf, data, ring_buffer_event_length(event) -
+	       ((u8 *)data - (u8 *)event));
+	iter->ent = iter->ent_buf;
+	iter->cpu = cpu;
+	iter->lost_events = lost;
+	iter->idx++;
+	return true;
+}
+
+void get_total_entries(struct trace_array *tr, unsigned long *total,
+		       unsigned long *entries)
+{
+	int cpu;
+
+	*total = *entries = 0;
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		unsigned long count = ring_buffer_entries_cpu(tr->buffer, cpu);
+
+		*entries += count;
+		*total += count + ring_buffer_overrun_cpu(tr->buffer, cpu);
+	}
+}
+
+/* ---- opening and closing ------------------------------------------------- */
+
+static void free_iter(struct trace_iterator *iter)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (iter->buffer_iter[cpu])
+			ring_buffer_read_finish(iter->buffer_iter[cpu]);
+	seq_free(&iter->seq);
+	kfree(iter->ent_buf);
+	kfree(iter);
+}
+
+static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
+{
+	struct trace_iterator *iter = kzalloc(sizeof(*iter));
+	struct trace_array *tr = &global_trace;
+
+	if (!iter)
+		return NULL;
+	iter->tr = tr;
+	iter->consume = consume;
+	iter->cpu_file = inode_cpu(inode);
+	iter->tracer_name = tr->current_trace->name;
+	iter->trace_flags = tr->trace_flags;
+	iter->idx = -1;
+	if (trace_clock_in_ns(tr))
+		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
+	iter->ent_buf = kmalloc(BUF_PAGE_SIZE);
+	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE)) {
+		free_iter(iter);
+		return NULL;
+	}
+	return iter;
+}
+
+static int open_buffer_iters(struct trace_iterator *iter)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		if (!iter_has_cpu(iter, cpu))
+			continue;
+		iter->buffer_iter[cpu] = ring_buffer_read_prepare(iter->tr->buffer,
+								  cpu);
+		if (!iter->buffer_iter[cpu])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* `trace`: the header now, the events as they are read. */
+static int __tracing_open(struct inode *inode, struct file *file)
+{
+	struct trace_iterator *iter = alloc_iter(inode, false);
+
+	if (!iter)
+		return -ENOMEM;
+	if (iter->trace_flags & TRACE_ITER_LATENCY_FMT)
+		iter->iter_flags |= TRACE_FILE_LAT_FMT;
+	if (ring_buffer_overruns(iter->tr->buffer))
+		iter->iter_flags |= TRACE_FILE_ANNOTATE;
+	if (iter->trace_flags & TRACE_ITER_PAUSE)
+		tracing_stop_tr(iter->tr);
+	if (open_buffer_iters(iter)) {
+		if (iter->trace_flags & TRACE_ITER_PAUSE)
+			tracing_start_tr(iter->tr);
+		free_iter(iter);
+		return -ENOMEM;
+	}
+	trace_default_header(iter);
+	file->private = iter;
+	return 0;
+}
+
+/* Opening for write with O_TRUNC (`echo > trace`) empties the buffer. */
+static int tracing_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = &global_trace;
+	int cpu = inode_cpu(inode);
+
+	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
+		if (cpu == RING_BUFFER_ALL_CPUS)
+			tracing_reset_online_cpus(tr);
+		else
+			ring_buffer_reset_cpu(tr->buffer, cpu);
+	}
+	if ((file->flags & O_ACCMODE) == O_WRONLY)
+		return 0;
+	return __tracing_open(inode, file);
+}
+
+static int tracing_release(struct inode *inode, struct file *file)
+{
+	struct trace_iterator *iter = file->private;
+
+	(void)inode;
+	if (!iter)
+		return 0;
+	if (!iter->consume && (iter->trace_flags & TRACE_ITER_PAUSE))
+		tracing_start_tr(iter->tr);
+	free_iter(iter);
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* Hand out text already made; true if the reader's buffer is full. */
+static bool copy_seq(struct trace_iterator *iter, char *buf, size_t n,
+		     size_t *copied)
+{
+	size_t len = min(n - *copied, iter->seq.len - iter->seq_pos);
+
+	memcpy(buf + *copied, iter->seq.buf + iter->seq_pos, len);
+	iter->seq_pos += len;
+	*copied += len;
+	if (iter->seq_pos == iter->seq.len)
+		iter->seq.len = iter->seq_pos = 0;
+	return *copied == n;
+}
+
+/* Fill buf with lines; a line that does not fit waits for the next read. */
+static size_t fill_lines(struct trace_iterator *iter, char *buf, size_t n)
+{
+	size_t copied = 0;
+
+	while (!copy_seq(iter, buf, n, &copied) &&
+	       trace_find_next_entry_inc(iter))
+		print_trace_line(iter);
+	return copied;
+}
+
+static ssize_t tracing_read(struct file *file, char *buf, size_t n)
+{
+	struct trace_iterator *iter = file->private;
+
+	return fill_lines(iter, buf, n);
+}
+
+/* The trace file takes any write (the truncation happened at open). */
+static ssize_t tracing_write(struct file *file, const char *buf, size_t n)
+{
+	(void)file, (void)buf;
+	return n;
+}
+
+const struct file_operations tracing_fops = {
+	.open = tracing_open,
+	.read = tracing_read,
+	.write = tracing_write,
+	.release = tracing_release,
+};
+
+/* ---- trace_pipe ---------------------------------------------------------- */
+
+static int tracing_open_pipe(struct inode *inode, struct file *file)
+{
+	struct trace_iterator *iter = alloc_iter(inode, true);
+
+	if (!iter)
+		return -ENOMEM;
+	file->private = iter;
+	return 0;
+}
+
+/*
+ * Sleep a tick at a time until there is something to read. Linux wakes
+ * readers from the commit path through irq_work; checking here instead
+ * keeps the writer free of any wake-up test. Once something was read,
+ * tracing_on 0 ends the file, as in Linux.
+ */
+static bool pipe_empty(struct trace_iterator *iter)
+{
+	bool empty;
+
+	ring_buffer_reader_lock(iter->tr->buffer);
+	empty = trace_empty(iter);
+	ring_buffer_reader_unlock(iter->tr->buffer);
+	return empty;
+}
+
+static int tracing_wait_pipe(struct trace_iterator *iter, struct file *file)
+{
+	while (pipe_empty(iter)) {
+		if (file->flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (!tracer_tracing_is_on(iter->tr) && file->pos)
+			return 1;
+		if (current->sigpending)
+			return -EINTR;
+		msleep(1000 / HZ);
+	}
+	return 0;
+}
+
+static ssize_t tracing_read_pipe(struct file *file, char *buf, size_t n)
+{
+	struct trace_iterator *iter = file->private;
+	size_t copied = 0;
+	int ret;
+
+	if (!copy_seq(iter, buf, n, &copied) && !copied) {
+		ret = tracing_wait_pipe(iter, file);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+	ring_buffer_reader_lock(iter->tr->buffer);
+	copied += fill_lines(iter, buf + copied, n - copied);
+	ring_buffer_reader_unlock(iter->tr->buffer);
+	file->pos += copied;
+	return copied;
+}
+
+const struct file_operations tracing_pipe_fops = {
+	.open = tracing_open_pipe,
+	.read = tracing_read_pipe,
+	.release = tracing_release,
+};

@@ -1,0 +1,300 @@
+/*
+ * trace_output.c: the text of a trace (Linux's trace_output.c and the
+ * header printers of trace.c): the context columns of each line
+ * (TASK-PID, CPU, the irqs-off / need-resched / hardirq / preempt-depth
+ * flags, the time stamp), the events themselves, and the headers, all
+ * byte for byte as Linux 6.1 prints them, options included.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "kallsyms.h"
+#include "trace.h"
+
+/* ---- symbols ------------------------------------------------------------- */
+
+static void trace_seq_print_sym(struct seq_buf *s, unsigned long address,
+				bool offset)
+{
+	char str[KSYM_NAME_LEN + 32];
+
+	if (sprint_symbol(str, sizeof(str), address, offset))
+		seq_puts(s, str);
+	else
+		seq_printf(s, "0x%08lx", address);
+}
+
+void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
+		      unsigned long sym_flags)
+{
+	if (!ip) {
+		seq_puts(s, "0");
+		return;
+	}
+	trace_seq_print_sym(s, ip, sym_flags & TRACE_ITER_SYM_OFFSET);
+	if (sym_flags & TRACE_ITER_SYM_ADDR)
+		seq_printf(s, " <%016lx>", ip);
+}
+
+/* ---- the context columns -------------------------------------------------- */
+
+/* irqs-off, need-resched, hardirq/softirq, preempt-depth, migrate-disable */
+static void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
+{
+	unsigned int flags = entry_flags(entry);
+	unsigned int pc = entry_preempt_count(entry);
+
+	seq_printf(s, "%c%c%c", flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.',
+		   flags & TRACE_FLAG_NEED_RESCHED ? 'n' : '.',
+		   flags & TRACE_FLAG_HARDIRQ ? 'h' : '.');
+	if (pc)
+		seq_printf(s, "%x.", pc);
+	else
+		seq_puts(s, "..");
+}
+
+static void trace_print_context(struct trace_iterator *iter)
+{
+	struct seq_buf *s = &iter->seq;
+	int pid = entry_pid(iter->ent);
+	char comm[TASK_COMM_LEN];
+
+	trace_find_cmdline(pid, comm);
+	seq_printf(s, "%16s-%-7d ", comm, pid);
+	/* Every thread here is its own thread group: tgid is the pid. */
+	if (iter->trace_flags & TRACE_ITER_RECORD_TGID) {
+		if (pid)
+			seq_printf(s, "(%7d) ", pid);
+		else
+			seq_puts(s, "(-------) ");
+	}
+	seq_printf(s, "[%03d] ", iter->cpu);
+	if (iter->trace_flags & TRACE_ITER_IRQ_INFO)
+		trace_print_lat_fmt(s, iter->ent);
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
+		u64 t = iter->ts / 1000;
+
+		seq_printf(s, " %5lu.%06lu: ", (unsigned long)(t / 1000000),
+			   (unsigned long)(t % 1000000));
+	} else {
+		seq_printf(s, " %12llu: ", iter->ts);
+	}
+}
+
+/* The delay mark: how long until the next event (d in ns). */
+static char trace_find_mark(unsigned long long d)
+{
+	static const struct {
+		unsigned long long val;
+		char sym;
+	} mark[] = {
+		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
+		{ 1000000ULL, '*' }, { 100000ULL, '#' },
+		{ 10000ULL, '!' }, { 1000ULL, '+' },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mark); i++)
+		if (d > mark[i].val)
+			return mark[i].sym;
+	return ' ';
+}
+
+/* latency-format: times since the buffer was reset, and the delay mark. */
+static void trace_print_lat_context(struct trace_iterator *iter)
+{
+	struct seq_buf *s = &iter->seq;
+	struct trace_entry *entry = iter->ent;
+	int pid = entry_pid(entry), cpu = iter->cpu;
+	u64 ts = iter->ts, next_ts, abs_ts, rel_ts;
+	char comm[TASK_COMM_LEN];
+
+	if (!trace_find_next_entry(iter, NULL, &next_ts))
+		next_ts = ts;
+	trace_find_cmdline(pid, comm);
+	seq_printf(s, "%8.8s-%-7d %3d", comm, pid, cpu);
+	trace_print_lat_fmt(s, entry);
+	abs_ts = ts - trace_clock_to_ns(iter->tr, iter->tr->time_start);
+	rel_ts = next_ts - ts;
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS)
+		seq_printf(s, " %4lluus%c: ", abs_ts / 1000,
+			   trace_find_mark(rel_ts / 1000 * 1000));
+	else
+		seq_printf(s, " %4llu: ", abs_ts);
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static void trace_fn_trace(struct trace_iterator *iter)
+{
+	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+
+	seq_print_ip_sym(s, field->ip, iter->trace_flags);
+	if ((iter->trace_flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
+		seq_puts(s, " <-");
+		seq_print_ip_sym(s, field->parent_ip, iter->trace_flags);
+	}
+	seq_puts(s, "\n");
+}
+
+static void trace_stack_print(struct trace_iterator *iter)
+{
+	struct stack_entry *field = (struct stack_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+	u32 i;
+
+	seq_puts(s, "<stack trace>\n");
+	for (i = 0; i < field->size && i < FTRACE_STACK_ENTRIES; i++) {
+		seq_puts(s, " => ");
+		seq_print_ip_sym(s, field->caller[i], iter->trace_flags);
+		seq_puts(s, "\n");
+	}
+}
+
+static void trace_print_print(struct trace_iterator *iter)
+{
+	struct print_entry *field = (struct print_entry *)iter->ent;
+
+	seq_print_ip_sym(&iter->seq, field->ip, iter->trace_flags);
+	seq_printf(&iter->seq, ": %s", field->buf);
+}
+
+static void print_event(struct trace_iterator *iter)
+{
+	switch (entry_type(iter->ent)) {
+	case TRACE_FN:
+		trace_fn_trace(iter);
+		break;
+	case TRACE_STACK:
+		trace_stack_print(iter);
+		break;
+	case TRACE_PRINT:
+		trace_print_print(iter);
+		break;
+	default:
+		seq_printf(&iter->seq, "Unknown type %u\n",
+			   entry_type(iter->ent));
+	}
+}
+
+/*
+ * After an overrun, say where each CPU's events start, except for the
+ * very first ones (Linux's test_cpu_buff_start).
+ */
+static void test_cpu_buff_start(struct trace_iterator *iter)
+{
+	if (!(iter->trace_flags & TRACE_ITER_ANNOTATE) ||
+	    !(iter->iter_flags & TRACE_FILE_ANNOTATE) ||
+	    (iter->started & (1UL << iter->cpu)))
+		return;
+	iter->started |= 1UL << iter->cpu;
+	if (iter->idx > 1)
+		seq_printf(&iter->seq, "##### CPU %u buffer started ####\n",
+			   iter->cpu);
+}
+
+void print_trace_line(struct trace_iterator *iter)
+{
+	bool context = iter->trace_flags & TRACE_ITER_CONTEXT_INFO;
+
+	if (iter->lost_events == (unsigned long)-1)
+		seq_printf(&iter->seq, "CPU:%d [LOST EVENTS]\n", iter->cpu);
+	else if (iter->lost_events)
+		seq_printf(&iter->seq, "CPU:%d [LOST %lu EVENTS]\n",
+			   iter->cpu, iter->lost_events);
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
+		if (context)
+			trace_print_lat_context(iter);
+	} else {
+		test_cpu_buff_start(iter);
+		if (context)
+			trace_print_context(iter);
+	}
+	print_event(iter);
+}
+
+/* ---- headers ----------------------------------------------------------- */
+
+static void print_event_info(struct trace_iterator *iter)
+{
+	unsigned long total, entries;
+
+	get_total_entries(iter->tr, &total, &entries);
+	seq_printf(&iter->seq, "# entries-in-buffer/entries-written: %lu/%lu"
+		   "   #P:%d\n#\n", entries, total, trace_nr_cpus());
+}
+
+static void print_func_help_header(struct trace_iterator *iter)
+{
+	bool tgid = iter->trace_flags & TRACE_ITER_RECORD_TGID;
+
+	print_event_info(iter);
+	seq_printf(&iter->seq,
+		   "#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n"
+		   "#              | |      %s   |         |         |\n",
+		   tgid ? "   TGID   " : "", tgid ? "     |    " : "");
+}
+
+static void print_func_help_header_irq(struct trace_iterator *iter)
+{
+	bool tgid = iter->trace_flags & TRACE_ITER_RECORD_TGID;
+	const char *sp = "            ";
+	int prec = tgid ? 12 : 2;
+
+	print_event_info(iter);
+	seq_printf(&iter->seq,
+		   "#                            %.*s  _-----=> irqs-off/BH-disabled\n"
+		   "#                            %.*s / _----=> need-resched\n"
+		   "#                            %.*s| / _---=> hardirq/softirq\n"
+		   "#                            %.*s|| / _--=> preempt-depth\n"
+		   "#                            %.*s||| / _-=> migrate-disable\n"
+		   "#                            %.*s|||| /     delay\n"
+		   "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		   "#              | |    %.*s   |   |||||     |         |\n",
+		   prec, sp, prec, sp, prec, sp, prec, sp, prec, sp, prec, sp,
+		   prec, "     TGID   ", prec, "       |    ");
+}
+
+/* The latency-format preamble (Linux's print_trace_header). */
+static void print_lat_header(struct trace_iterator *iter)
+{
+	unsigned long total, entries;
+
+	get_total_entries(iter->tr, &total, &entries);
+	seq_printf(&iter->seq, "# %s latency trace v1.1.5 on rvftrace\n"
+		   "# -----------------------------------"
+		   "---------------------------------\n"
+		   "# latency: 0 us, #%lu/%lu, CPU#%d | (M:preempt VP:0, KP:0,"
+		   " SP:0 HP:0 #P:%d)\n"
+		   "#    -----------------\n"
+		   "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		   "#    -----------------\n"
+		   "#\n", iter->tracer_name, entries, total,
+		   iter->cpu_file < 0 ? 0 : iter->cpu_file, trace_nr_cpus());
+	seq_puts(&iter->seq,
+		 "#                    _------=> CPU#            \n"
+		 "#                   / _-----=> irqs-off/BH-disabled\n"
+		 "#                  | / _----=> need-resched    \n"
+		 "#                  || / _---=> hardirq/softirq \n"
+		 "#                  ||| / _--=> preempt-depth   \n"
+		 "#                  |||| / _-=> migrate-disable \n"
+		 "#                  ||||| /     delay           \n"
+		 "#  cmd     pid     |||||| time  |   caller     \n"
+		 "#     \\   /        ||||||  \\    |    /       \n");
+}
+
+/* What `trace` shows before the events (Linux's s_show for no entry). */
+void trace_default_header(struct trace_iterator *iter)
+{
+	seq_printf(&iter->seq, "# tracer: %s\n#\n", iter->tracer_name);
+	if (!(iter->trace_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
+		if (!trace_empty(iter))
+			print_lat_header(iter);
+	} else if (iter->trace_flags & TRACE_ITER_IRQ_INFO) {
+		print_func_help_header_irq(iter);
+	} else {
+		print_func_help_header(iter);
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * trace_stacktrace.c: stack trace events (Linux's __ftrace_trace_stack),
+ * for func_stack_trace and the stacktrace filter command. A frame-
+ * pointer walk as dump_backtrace does (kernel/printk.c): every frame
+ * record holds the return address at fp-8 and the caller's fp at fp-16.
+ * The tracer's own frames are skipped up to the trampoline's record of
+ * the traced function (its resume pc, ip + MCOUNT_INSN_SIZE), so the
+ * trace starts at the traced function and goes on with its callers.
+ */
+#include "kernel.h"
+#include "mm.h"
+#include "fgraph.h"
+#include "trace.h"
+
+/* The traced function, then the return addresses of its callers. */
+static unsigned int save_stack(unsigned long ip, u32 *callers)
+{
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned int n = 0, depth;
+	bool found = false;
+
+	callers[n++] = ip;
+	for (depth = 0; depth < 64 && n < FTRACE_STACK_ENTRIES; depth++) {
+		unsigned long *frame = (unsigned long *)fp, ra, next;
+
+		if (!fp || fp & 7 || !kernel_stack_addr(fp - 16))
+			break;
+		ra = ftrace_graph_ret_addr(current, frame[-1], &frame[-1]);
+		next = frame[-2];
+		if (found && kernel_text_addr(ra))
+			callers[n++] = ra;
+		found |= ra == ip + MCOUNT_INSN_SIZE;
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return n;
+}
+
+void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
+{
+	struct ring_buffer_event *event;
+	struct stack_entry *entry;
+	u32 callers[FTRACE_STACK_ENTRIES];
+	unsigned int n = save_stack(ip, callers), i;
+
+	event = ring_buffer_lock_reserve(tr->buffer, 8 + 4 * n);
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	entry->ent.ctx = trace_ctx | TRACE_STACK;
+	entry->size = n;
+	for (i = 0; i < n; i++)
+		entry->caller[i] = callers[i];
+	ring_buffer_unlock_commit(tr->buffer);
+}

@@ -1,0 +1,448 @@
+/*
+ * tracefs.c: /sys/kernel/tracing (Linux's tracer_init_tracefs). Most
+ * files are small: a show() that writes the whole text at open, and a
+ * store() that gets each write as one NUL-terminated string. Errors
+ * are Linux's: a bad value is -EINVAL and changes nothing.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "kstrtox.h"
+#include "printk.h"
+#include "trace.h"
+
+struct trace_simple_file {
+	void (*show)(struct seq_buf *s, long data);
+	int (*store)(char *buf, struct file *file, long data);
+	long data;
+};
+
+static int simple_open(struct inode *inode, struct file *file)
+{
+	const struct trace_simple_file *sf = inode->private;
+	struct seq_buf *s;
+
+	if ((file->flags & O_ACCMODE) == O_WRONLY)
+		return 0;
+	s = kzalloc(sizeof(*s));
+	if (!s || seq_init(s, 256)) {
+		kfree(s);
+		return -ENOMEM;
+	}
+	if (sf->show)
+		sf->show(s, sf->data);
+	file->private = s;
+	return 0;
+}
+
+static ssize_t simple_read(struct file *file, char *buf, size_t n)
+{
+	struct trace_simple_file *sf = file->inode->private;
+
+	if (!sf->show)
+		return -EINVAL;
+	return seq_read(file->private, file, buf, n);
+}
+
+/* Each write is one value; no store() means the file takes none. */
+static ssize_t simple_write(struct file *file, const char *buf, size_t n)
+{
+	struct trace_simple_file *sf = file->inode->private;
+	char *copy;
+	int ret;
+
+	if (!sf->store)
+		return -EINVAL;
+	copy = kmalloc(n + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, n);
+	copy[n] = 0;
+	ret = sf->store(copy, file, sf->data);
+	kfree(copy);
+	return ret < 0 ? ret : (ssize_t)n;
+}
+
+static int simple_release(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	if (file->private) {
+		seq_free(file->private);
+		kfree(file->private);
+	}
+	return 0;
+}
+
+static const struct file_operations simple_fops = {
+	.open = simple_open,
+	.read = simple_read,
+	.write = simple_write,
+	.release = simple_release,
+};
+
+/*
+ * Root may write any file, as in Linux, so read-only files are 0644
+ * too: a write then fails with EINVAL, Linux's answer, not EACCES.
+ */
+struct inode *create_simple(struct inode *dir, const char *name,
+			    void (*show)(struct seq_buf *, long),
+			    int (*store)(char *, struct file *, long),
+			    long data)
+{
+	struct trace_simple_file *sf = kmalloc(sizeof(*sf));
+	struct inode *inode;
+
+	if (!sf)
+		return NULL;
+	*sf = (struct trace_simple_file){ show, store, data };
+	inode = vfs_create(dir, name, S_IFREG | 0644, &simple_fops, sf);
+	if (!inode)
+		kfree(sf);
+	return inode;
+}
+
+/* ---- tracers, tracing_on, trace_clock ------------------------------------ */
+
+static void available_tracers_show(struct seq_buf *s, long data)
+{
+	struct tracer *t;
+
+	(void)data;
+	for (t = trace_types_list(); t; t = t->next)
+		seq_printf(s, "%s%s", t->name, t->next ? " " : "\n");
+}
+
+static void current_tracer_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%s\n", global_trace.current_trace->name);
+}
+
+static int current_tracer_store(char *buf, struct file *file, long data)
+{
+	(void)file, (void)data;
+	return tracing_set_tracer(&global_trace, strim(buf));
+}
+
+static void tracing_on_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%d\n", tracer_tracing_is_on(&global_trace));
+}
+
+/* Any number: nonzero is on (Linux's rb_simple_write). */
+static int tracing_on_store(char *buf, struct file *file, long data)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	(void)file, (void)data;
+	if (ret)
+		return ret;
+	if (val)
+		tracer_tracing_on(&global_trace);
+	else
+		tracer_tracing_off(&global_trace);
+	return 0;
+}
+
+static void trace_clock_show(struct seq_buf *s, long data)
+{
+	int i, cur = global_trace.clock_id;
+
+	(void)data;
+	for (i = 0; i < trace_clock_count(); i++)
+		seq_printf(s, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
+			   trace_clock_name(i), i == cur ? "]" : "");
+	seq_puts(s, "\n");
+}
+
+static int trace_clock_store(char *buf, struct file *file, long data)
+{
+	(void)file, (void)data;
+	return tracing_set_clock(&global_trace, strim(buf));
+}
+
+/* ---- buffer sizes and per-CPU stats -------------------------------------- */
+
+static unsigned long cpu_size_kb(int cpu)
+{
+	return ring_buffer_size(global_trace.buffer, cpu) >> 10;
+}
+
+/* data: a CPU + 1, or 0 for all (then "X" if they differ). */
+static void buffer_size_show(struct seq_buf *s, long data)
+{
+	unsigned long kb = cpu_size_kb(data ? data - 1 : 0);
+	int cpu;
+
+	for (cpu = 0; !data && cpu < trace_nr_cpus(); cpu++)
+		if (cpu_size_kb(cpu) != kb) {
+			seq_puts(s, "X\n");
+			return;
+		}
+	seq_printf(s, "%lu\n", kb);
+}
+
+static int buffer_size_store(char *buf, struct file *file, long data)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	(void)file;
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL;
+	if (val > (~0UL >> 11))
+		return -ENOMEM;
+	return tracing_resize_ring_buffer(&global_trace, val << 10,
+					  data ? data - 1 : RING_BUFFER_ALL_CPUS);
+}
+
+static void buffer_total_size_show(struct seq_buf *s, long data)
+{
+	unsigned long kb = 0;
+	int cpu;
+
+	(void)data;
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		kb += cpu_size_kb(cpu);
+	seq_printf(s, "%lu\n", kb);
+}
+
+static void print_ts(struct seq_buf *s, const char *what, u64 t)
+{
+	t = trace_clock_to_ns(&global_trace, t);
+	if (trace_clock_in_ns(&global_trace)) {
+		t /= 1000;
+		seq_printf(s, "%s: %5llu.%06llu\n", what, t / 1000000,
+			   t % 1000000);
+	} else {
+		seq_printf(s, "%s: %llu\n", what, t);
+	}
+}
+
+/* per_cpu/cpuN/stats, Linux's fields and format. */
+static void stats_show(struct seq_buf *s, long data)
+{
+	struct trace_buffer *buffer = global_trace.buffer;
+	int cpu = data - 1;
+
+	seq_printf(s, "entries: %lu\n", ring_buffer_entries_cpu(buffer, cpu));
+	seq_printf(s, "overrun: %lu\n", ring_buffer_overrun_cpu(buffer, cpu));
+	seq_printf(s, "commit overrun: %lu\n",
+		   ring_buffer_commit_overrun_cpu(buffer, cpu));
+	seq_printf(s, "bytes: %lu\n", ring_buffer_bytes_cpu(buffer, cpu));
+	print_ts(s, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu));
+	print_ts(s, "now ts", ring_buffer_time_stamp(buffer));
+	seq_printf(s, "dropped events: %lu\n",
+		   ring_buffer_dropped_events_cpu(buffer, cpu));
+	seq_printf(s, "read events: %lu\n",
+		   ring_buffer_read_events_cpu(buffer, cpu));
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static void trace_options_show(struct seq_buf *s, long data)
+{
+	struct tracer *t = global_trace.current_trace;
+	const struct tracer_opt *opt;
+	unsigned int i;
+
+	(void)data;
+	for (i = 0; i < trace_options_count; i++)
+		seq_printf(s, "%s%s\n", global_trace.trace_flags & (1U << i) ?
+			   "" : "no", trace_options[i]);
+	for (opt = t->flags ? t->flags->opts : NULL; opt && opt->name; opt++)
+		seq_printf(s, "%s%s\n", t->flags->val & opt->bit ? "" : "no",
+			   opt->name);
+}
+
+static int trace_options_store(char *buf, struct file *file, long data)
+{
+	(void)file, (void)data;
+	return trace_set_options(&global_trace, strim(buf));
+}
+
+/* options/NAME reads 0 or 1 and takes only those (Linux's). */
+static int option_value(char *buf, int *set)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	*set = val;
+	return 0;
+}
+
+/* data: the option's bit in trace_flags. */
+static void core_option_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%d\n", !!(global_trace.trace_flags & data));
+}
+
+static int core_option_store(char *buf, struct file *file, long data)
+{
+	int set, ret = option_value(buf, &set);
+
+	(void)file;
+	return ret ? ret : set_tracer_flag(&global_trace, data, set);
+}
+
+/* A tracer's option: data points at one of these. */
+struct tracer_option_file {
+	struct tracer *tracer;
+	const struct tracer_opt *opt;
+};
+
+static void tracer_option_show(struct seq_buf *s, long data)
+{
+	struct tracer_option_file *of = (struct tracer_option_file *)data;
+
+	seq_printf(s, "%d\n", !!(of->tracer->flags->val & of->opt->bit));
+}
+
+static int tracer_option_store(char *buf, struct file *file, long data)
+{
+	struct tracer_option_file *of = (struct tracer_option_file *)data;
+	int set, ret = option_value(buf, &set);
+
+	(void)file;
+	return ret ? ret : trace_set_tracer_option(&global_trace, of->tracer,
+						   of->opt->name, set);
+}
+
+static void create_tracer_options(struct inode *opts, struct tracer *t)
+{
+	const struct tracer_opt *opt;
+	struct tracer_option_file *of;
+
+	for (opt = t->flags ? t->flags->opts : NULL; opt && opt->name; opt++) {
+		of = kmalloc(sizeof(*of));
+		if (!of)
+			return;
+		*of = (struct tracer_option_file){ t, opt };
+		create_simple(opts, opt->name, tracer_option_show,
+			      tracer_option_store, (long)of);
+	}
+}
+
+static void create_options_dir(struct inode *dir)
+{
+	struct inode *opts = vfs_mkdir(dir, "options");
+	struct tracer *t;
+	unsigned int i;
+
+	for (i = 0; i < trace_options_count; i++)
+		create_simple(opts, trace_options[i], core_option_show,
+			      core_option_store, 1L << i);
+	for (t = trace_types_list(); t; t = t->next)
+		create_tracer_options(opts, t);
+}
+
+/* ---- trace_marker, README ------------------------------------------------- */
+
+static int trace_marker_store(char *buf, struct file *file, long data)
+{
+	ssize_t ret = tracing_mark_write(&global_trace, buf, strlen(buf));
+
+	(void)file, (void)data;
+	return ret < 0 ? ret : 0;
+}
+
+static const char readme_msg[] =
+	"tracing mini-HOWTO:\n\n"
+	"# echo 0 > tracing_on : quick way to stop recording\n"
+	"# echo 1 > tracing_on : and to start it again\n\n"
+	" Important files:\n"
+	"  trace\t\t\t- The static contents of the buffer\n"
+	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
+	"  trace_pipe\t\t- A consuming read of the buffer; waits for data\n"
+	"  current_tracer\t- function or nop\n"
+	"  available_tracers\t- list of configured tracers for current_tracer\n"
+	"  tracing_on\t\t- 0 stops recording, 1 starts it again\n"
+	"  buffer_size_kb\t- view and modify size of per cpu buffer\n"
+	"  buffer_total_size_kb  - view total size of all cpu buffers\n\n"
+	"  trace_clock\t\t- change the clock used to order events\n"
+	"       local:   Per cpu clock, in nanoseconds\n"
+	"      global:   Synced across CPUs, never goes back\n"
+	"     counter:   Not a clock, but just an increment\n"
+	"     instret:   Instructions retired by the CPU (exact under -icount)\n\n"
+	"  trace_marker\t\t- Writes into this file go into the buffer\n"
+	"  trace_options\t\t- Set format or modify tracers (noXXX to clear)\n"
+	"  options/\t\t- The same options, one file each, 0 or 1\n"
+	"  per_cpu/cpuN/\t\t- trace, trace_pipe, stats and buffer_size_kb of one CPU\n\n"
+	"  set_ftrace_filter\t- echo function name in here to only trace these\n"
+	"\t\t\t  functions\n"
+	"\t     accepts: func_full_name or glob-matching-pattern\n"
+	"\t              (foo, foo*, *foo, *foo*; !foo removes foo)\n"
+	"\t     example: echo 'fib sort*' > set_ftrace_filter\n"
+	"\t     commands: echo 'FUNC:traceoff[:count]' >> set_ftrace_filter\n"
+	"\t               traceon, traceoff, stacktrace\n"
+	"\t     a count limits how often the command fires; remove a counted\n"
+	"\t     command with '!FUNC:cmd:0'\n"
+	"  set_ftrace_notrace\t- echo function name in here to never trace.\n"
+	"  set_ftrace_pid\t- Write pid(s) to only function trace those pids\n"
+	"\t\t    (function)\n"
+	"  available_filter_functions - list of functions that can be filtered on\n"
+	"  enabled_functions\t- list of functions traced now, with how many\n"
+	"\t\t\t  users each one has\n"
+	"  dyn_ftrace_total_info\t- traceable functions and the pages of records\n";
+
+static void readme_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_puts(s, readme_msg);
+}
+
+/* ---- the tree ------------------------------------------------------------ */
+
+static void create_per_cpu(struct inode *dir)
+{
+	struct inode *per_cpu = vfs_mkdir(dir, "per_cpu"), *d;
+	char name[16];
+	long cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		snprintf(name, sizeof(name), "cpu%ld", cpu);
+		d = vfs_mkdir(per_cpu, name);
+		vfs_create(d, "trace", S_IFREG | 0644, &tracing_fops,
+			   (void *)(cpu + 1));
+		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
+			   (void *)(cpu + 1));
+		create_simple(d, "stats", stats_show, NULL, cpu + 1);
+		create_simple(d, "buffer_size_kb", buffer_size_show,
+			      buffer_size_store, cpu + 1);
+	}
+}
+
+void trace_create_files(struct inode *dir)
+{
+	if (!dir)
+		panic("tracing: no /sys/kernel/tracing");
+	create_simple(dir, "available_tracers", available_tracers_show,
+		      NULL, 0);
+	create_simple(dir, "current_tracer", current_tracer_show,
+		      current_tracer_store, 0);
+	vfs_create(dir, "trace", S_IFREG | 0644, &tracing_fops, NULL);
+	vfs_create(dir, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
+		   NULL);
+	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store, 0);
+	create_simple(dir, "buffer_size_kb", buffer_size_show,
+		      buffer_size_store, 0);
+	create_simple(dir, "buffer_total_size_kb", buffer_total_size_show,
+		      NULL, 0);
+	create_simple(dir, "trace_clock", trace_clock_show, trace_clock_store,
+		      0);
+	create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+	create_simple(dir, "trace_options", trace_options_show,
+		      trace_options_store, 0);
+	create_simple(dir, "README", readme_show, NULL, 0);
+	create_options_dir(dir);
+	create_per_cpu(dir);
+	ftrace_create_files(dir);
+}
