@@ -79,15 +79,25 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 	   lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
+# -pg leaves no table of its sites: scripts/recordmcount.py adds one to
+# each traced object (its __mcount_loc section), and checks the linked
+# kernel: one record per function that calls _mcount, nothing else.
+ifeq ($(FTRACE),mcount)
+RECORDMCOUNT := scripts/recordmcount.py
+record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
+check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
+endif
+
 .PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -111,10 +121,12 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py
+$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py \
+		 $(RECORDMCOUNT)
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \

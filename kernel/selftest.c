@@ -58,7 +58,7 @@ static long memory_in_use(void)
 /* Run one case; a case that leaks memory fails (usertests' leak check). */
 static void run_case(const struct kunit_case *c, int num, struct totals *st)
 {
-	struct kunit t = { c->name, 0, false };
+	struct kunit t = { .name = c->name };
 	long before = memory_in_use();
 
 	c->run(&t);
@@ -66,7 +66,8 @@ static void run_case(const struct kunit_case *c, int num, struct totals *st)
 		kunit_fail(&t, __FILE__, __LINE__, "leaked %ld bytes",
 			   memory_in_use() - before);
 	if (t.skipped) {
-		console_printf("    ok %d - %s # SKIP\n", num, c->name);
+		console_printf("    ok %d - %s # SKIP %s\n", num, c->name,
+			       t.skip_reason);
 		st->skip++;
 	} else {
 		console_printf("    %sok %d - %s\n", t.failed ? "not " : "",
