@@ -159,7 +159,13 @@ ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
 	barrier();
 }
 
-/* return_to_handler comes here for the real return address. */
+/*
+ * return_to_handler comes here for the real return address. The depth
+ * goes down at the pop: an interrupt before the callback has written
+ * the return is drawn at the returning function's level (as in Linux;
+ * at entry, one between the push and the write is drawn a level deeper,
+ * before the call).
+ */
 unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
 	struct task *t = current;
