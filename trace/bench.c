@@ -174,6 +174,22 @@ static void bench_function(struct shell_out *out, u64 base)
 	echo_to(TRACING "trace", "");
 }
 
+/*
+ * The function profiler on bench_target: fgraph's entry and return
+ * around each call, a hit counted at one and the time added at the
+ * other.
+ */
+static void bench_profile(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+		return;
+	if (!echo_to(TRACING "function_profile_enabled", "1")) {
+		report(out, "profile_insns_per_call", extra_per_call(base));
+		echo_to(TRACING "function_profile_enabled", "0");
+	}
+	echo_to(TRACING "set_ftrace_filter", "");
+}
+
 /* nop -> function with no filter: every site at once. */
 static void bench_patch_all(struct shell_out *out)
 {
@@ -202,6 +218,7 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 		return 0;
 	bench_trampoline(out, base);
 	bench_function(out, base);
+	bench_profile(out, base);
 	bench_patch_all(out);
 	return 0;
 }

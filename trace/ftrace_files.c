@@ -4,8 +4,11 @@
  * available_filter_functions, enabled_functions, dyn_ftrace_total_info,
  * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled.
  *
- * A filter file gathers a write's words into a copy of the hash and
- * installs it at close (Linux's ftrace_regex_write/_release). Opening
+ * A filter file edits one ops' filter or notrace hash: global_trace's
+ * for set_ftrace_filter and set_ftrace_notrace, the stack tracer's for
+ * stack_trace_filter. It gathers a write's words into a copy of the
+ * hash and installs it at close (Linux's ftrace_regex_write/_release).
+ * Only set_ftrace_filter takes FUNC:cmd commands. Opening
  * with O_TRUNC (`>`) starts from an empty hash, else (`>>`) from the
  * current one. A word ended by whitespace is applied at once, so a bad
  * one fails the write (-EINVAL); a word at the very end of the data is
@@ -22,13 +25,20 @@
 
 #define TOKEN_MAX	(KSYM_NAME_LEN + 64)
 
+/* What a filter file edits (the inode's private data). */
+struct ftrace_filter_file {
+	struct ftrace_ops *ops;
+	bool filter;			/* the filter hash, else notrace */
+	struct trace_array *tr;		/* takes FUNC:cmd for it; or NULL */
+};
+
 struct ftrace_regex_iter {
+	const struct ftrace_filter_file *ff;
 	struct ftrace_hash *hash;	/* being built, when writing */
 	struct seq_buf seq;		/* the listing, when reading */
 	char token[TOKEN_MAX];		/* a word not yet ended */
 	size_t tlen;
 	int error;
-	bool filter;			/* set_ftrace_filter, else notrace */
 };
 
 struct hash_show {
@@ -46,36 +56,36 @@ static int show_rec_in_hash(struct dyn_ftrace *rec, void *data)
 }
 
 /* The functions of the hash in address order, then the probes. */
-static void ftrace_regex_show(struct seq_buf *s, bool filter)
+static void ftrace_regex_show(struct seq_buf *s,
+			      const struct ftrace_filter_file *ff)
 {
-	struct ftrace_hash *hash = ftrace_ops_hash_copy(&global_trace.ops,
-							filter);
+	struct ftrace_hash *hash = ftrace_ops_hash_copy(ff->ops, ff->filter);
 	struct hash_show h = { s, hash };
 
 	if (ftrace_hash_empty(hash))
-		seq_puts(s, filter ? "#### all functions enabled ####\n" :
-				     "#### no functions disabled ####\n");
+		seq_puts(s, ff->filter ? "#### all functions enabled ####\n" :
+					 "#### no functions disabled ####\n");
 	else
 		ftrace_for_each_rec(show_rec_in_hash, &h);
 	free_ftrace_hash(hash);
-	if (filter)
-		ftrace_probes_show(&global_trace, s);
+	if (ff->tr)
+		ftrace_probes_show(ff->tr, s);
 }
 
 static int ftrace_regex_open(struct inode *inode, struct file *file)
 {
 	struct ftrace_regex_iter *iter = kzalloc(sizeof(*iter));
-	bool filter = inode->private != NULL;
+	const struct ftrace_filter_file *ff = inode->private;
 	int acc = file->flags & O_ACCMODE;
 
 	if (!iter)
 		return -ENOMEM;
-	iter->filter = filter;
+	iter->ff = ff;
 	if (acc != O_WRONLY && !seq_init(&iter->seq, 256))
-		ftrace_regex_show(&iter->seq, filter);
+		ftrace_regex_show(&iter->seq, ff);
 	if (acc != O_RDONLY)
 		iter->hash = (file->flags & O_TRUNC) ? alloc_ftrace_hash(4) :
-			     ftrace_ops_hash_copy(&global_trace.ops, filter);
+			     ftrace_ops_hash_copy(ff->ops, ff->filter);
 	if ((acc != O_WRONLY && !iter->seq.buf) ||
 	    (acc != O_RDONLY && !iter->hash)) {
 		seq_free(&iter->seq);
@@ -94,7 +104,7 @@ static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
 	return seq_read(&iter->seq, file, buf, n);
 }
 
-/* One word: a glob for the hash, or (filter only) FUNC:cmd[:N]. */
+/* One word: a glob for the hash, or (set_ftrace_filter) FUNC:cmd[:N]. */
 static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 {
 	int ret;
@@ -102,8 +112,8 @@ static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 	iter->token[iter->tlen] = 0;
 	iter->tlen = 0;
 	if (strchr(iter->token, ':'))
-		return iter->filter ?
-		       ftrace_process_command(&global_trace, iter->token) :
+		return iter->ff->tr ?
+		       ftrace_process_command(iter->ff->tr, iter->token) :
 		       -EINVAL;
 	ret = ftrace_match_records(iter->hash, iter->token,
 				   strlen(iter->token));
@@ -139,7 +149,8 @@ static int ftrace_regex_release(struct inode *inode, struct file *file)
 	if (iter->tlen && !iter->error)
 		iter->error = ftrace_process_regex(iter);
 	if (iter->hash && !iter->error)
-		ftrace_ops_set_hash(&global_trace.ops, iter->hash, iter->filter);
+		ftrace_ops_set_hash(iter->ff->ops, iter->hash,
+				    iter->ff->filter);
 	else
 		free_ftrace_hash(iter->hash);
 	seq_free(&iter->seq);
@@ -153,6 +164,29 @@ static const struct file_operations ftrace_filter_fops = {
 	.write = ftrace_regex_write,
 	.release = ftrace_regex_release,
 };
+
+static struct inode *create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops, bool filter,
+					struct trace_array *tr)
+{
+	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
+	struct inode *inode;
+
+	if (!ff)
+		return NULL;
+	*ff = (struct ftrace_filter_file){ ops, filter, tr };
+	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
+	if (!inode)
+		kfree(ff);
+	return inode;
+}
+
+/* A set_ftrace_filter for another ops (Linux's stack_trace_filter). */
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops)
+{
+	return create_filter_file(dir, name, ops, true, NULL);
+}
 
 /* ---- listings -------------------------------------------------------------- */
 
@@ -283,10 +317,10 @@ static int ftrace_enabled_store(char *buf, struct file *file, long data)
 
 void ftrace_create_files(struct inode *dir)
 {
-	vfs_create(dir, "set_ftrace_filter", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)1);
-	vfs_create(dir, "set_ftrace_notrace", S_IFREG | 0644,
-		   &ftrace_filter_fops, NULL);
+	create_filter_file(dir, "set_ftrace_filter", &global_trace.ops, true,
+			   &global_trace);
+	create_filter_file(dir, "set_ftrace_notrace", &global_trace.ops, false,
+			   NULL);
 	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
 		   NULL);
 	create_simple(dir, "available_filter_functions",
