@@ -29,7 +29,7 @@
 struct ftrace_filter_file {
 	struct ftrace_ops *ops;
 	bool filter;			/* the filter hash, else notrace */
-	struct trace_array *tr;		/* takes FUNC:cmd for it; or NULL */
+	struct trace_array *tr;		/* its FUNC:cmd commands, or NULL */
 };
 
 struct ftrace_regex_iter {

@@ -29,7 +29,7 @@
 #define FTRACE_PROFILE_HASH_SIZE	(1 << FTRACE_PROFILE_HASH_BITS)
 
 struct ftrace_profile_stat {
-	struct ftrace_profile **hash;	/* FTRACE_PROFILE_HASH_SIZE chains */
+	struct ftrace_profile **hash;	/* FTRACE_PROFILE_HASH_SIZE lists */
 	struct ftrace_profile *records;	/* nr_records of them */
 	unsigned long nr_records, used;
 };

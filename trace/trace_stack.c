@@ -12,13 +12,15 @@
  * frame begins. Depths count down from the stack top (Linux's
  * THREAD_SIZE minus sp) and leave the tracer's own frames out:
  *
- *   top  +--------------------+
- *        | D's frame          |  Size of row D = fp_C - fp_D ...
- *   fp_C +--------------------+  Depth of row D: top - fp_C (D's sp at its call)
- *        | C's frame          |  Size of row C = fp_C - entry_sp
- *        +--------------------+  Depth of rows T and C: top - entry_sp
- *        | ftrace_caller (96) |  not counted
- *        | stack_trace_call   |  not counted
+ *   top      +-------------------+
+ *            | ...               |
+ *   fp_D     +-------------------+  D's fp (the sp D was called with)
+ *            | D's frame         |  row D: Size fp_D - fp_C
+ *   fp_C     +-------------------+  row D: Depth top - fp_C
+ *            | C's frame         |  row C: Size fp_C - entry_sp
+ *   entry_sp +-------------------+  rows C and T: Depth top - entry_sp
+ *            | ftrace_caller, 96 |  the tracer's own: not counted
+ *            | stack_trace_call  |
  *
  * Row 0 is the traced function T, at its first instruction (shown at its
  * resume pc, ip + 4, as Linux shows ip + MCOUNT_INSN_SIZE): its frame

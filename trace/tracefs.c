@@ -391,7 +391,15 @@ static const char readme_msg[] =
 	"  available_filter_functions - list of functions that can be filtered on\n"
 	"  enabled_functions\t- list of functions traced now, with how many\n"
 	"\t\t\t  users each one has\n"
-	"  dyn_ftrace_total_info\t- traceable functions and the pages of records\n";
+	"  dyn_ftrace_total_info\t- traceable functions and the pages of records\n"
+	"  function_profile_enabled - 1 counts each function's hits and time,\n"
+	"\t\t\t  per CPU, into trace_stat/functionN\n"
+	"  stack_trace\t\t- Shows the max stack trace when active\n"
+	"  stack_max_size\t- Shows current max stack size that was traced\n"
+	"\t\t\t  Write into this file to reset the max size (trigger a\n"
+	"\t\t\t  new trace)\n"
+	"  stack_trace_filter\t- Like set_ftrace_filter but limits what\n"
+	"\t\t\t  stack_trace traces\n";
 
 static void readme_show(struct seq_buf *s, long data)
 {
