@@ -263,7 +263,7 @@ extern struct ftrace_ops stack_trace_ops;
 int stack_trace_sysctl(int enable);
 void stack_trace_copy(struct stack_trace_copy *c);
 void stack_trace_set_max(unsigned long size);
-void stack_trace_init_tracefs(struct inode *dir);
+void stack_trace_init(struct inode *dir);
 
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,

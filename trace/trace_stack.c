@@ -4,7 +4,8 @@
  * measures how deep the task's kernel stack is there, and at a new
  * maximum records the call chain with each function's share of the
  * stack. Files: stack_max_size, stack_trace, stack_trace_filter, and
- * /proc/sys/kernel/stack_tracer_enabled, which registers the ops.
+ * /proc/sys/kernel/stack_tracer_enabled, which registers the ops, as
+ * `stacktrace` on the kernel command line does at boot.
  *
  * Linux finds each return address of the chain by searching the stack
  * for its value; rvftrace reads them from the frame records instead
@@ -32,6 +33,7 @@
 #include "mm.h"
 #include "kstrtox.h"
 #include "sched.h"
+#include "fdt.h"
 #include "fgraph.h"
 #include "trace.h"
 #include "asm/ptrace.h"
@@ -290,7 +292,8 @@ static int stack_tracer_enabled_store(char *buf, struct file *file,
 	return ret ? ret : stack_trace_sysctl(val);
 }
 
-void stack_trace_init_tracefs(struct inode *dir)
+/* Linux's stack_trace_init: the files, and `stacktrace` at boot. */
+void stack_trace_init(struct inode *dir)
 {
 	create_simple(dir, "stack_max_size", stack_max_size_show,
 		      stack_max_size_store, 0);
@@ -299,4 +302,6 @@ void stack_trace_init_tracefs(struct inode *dir)
 	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"),
 		      "stack_tracer_enabled", stack_tracer_enabled_show,
 		      stack_tracer_enabled_store, 0);
+	if (cmdline_has("stacktrace"))
+		stack_trace_sysctl(1);
 }

@@ -454,5 +454,5 @@ void trace_create_files(struct inode *dir)
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
 	ftrace_profile_tracefs(dir);
-	stack_trace_init_tracefs(dir);
+	stack_trace_init(dir);
 }
