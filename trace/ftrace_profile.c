@@ -11,9 +11,8 @@
  *
  * Counters are per CPU: a hash of ip -> struct ftrace_profile, whose
  * records are all allocated at boot, one per traceable function, so the
- * hot path never allocates. Enabling it
- * again after a 0 starts the counts over; the counts stay readable
- * after a 0.
+ * hot path never allocates. Enabling it again after a 0 starts the
+ * counts over; the counts stay readable after a 0.
  */
 #include "kernel.h"
 #include "string.h"
@@ -75,7 +74,11 @@ ftrace_profile_alloc(struct ftrace_profile_stat *stat, unsigned long ip)
 	return rec;
 }
 
-/* A hit: an ftrace callback, though fgraph's entry is what calls it. */
+/*
+ * A hit. Shaped as an ftrace_ops callback: Linux registers it as one
+ * where there is no fgraph; here, as in Linux with fgraph, the graph
+ * entry calls it.
+ */
 static void function_profile_call(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *ops,
 				  struct ftrace_regs *fregs)
