@@ -190,6 +190,22 @@ static void bench_profile(struct shell_out *out, u64 base)
 	echo_to(TRACING "set_ftrace_filter", "");
 }
 
+/*
+ * The stack tracer on bench_target: after the first call sets the
+ * maximum, each call only measures its depth.
+ */
+static void bench_stack(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "stack_trace_filter", "bench_target"))
+		return;
+	if (!echo_to("/proc/sys/kernel/stack_tracer_enabled", "1")) {
+		report(out, "stack_insns_per_call", extra_per_call(base));
+		echo_to("/proc/sys/kernel/stack_tracer_enabled", "0");
+	}
+	echo_to(TRACING "stack_trace_filter", "");
+	echo_to(TRACING "stack_max_size", "0");
+}
+
 /* nop -> function with no filter: every site at once. */
 static void bench_patch_all(struct shell_out *out)
 {
@@ -219,6 +235,7 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	bench_trampoline(out, base);
 	bench_function(out, base);
 	bench_profile(out, base);
+	bench_stack(out, base);
 	bench_patch_all(out);
 	return 0;
 }

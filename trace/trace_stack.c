@@ -130,18 +130,18 @@ static unsigned long caller_fp(unsigned long entry_sp,
 	return *(unsigned long *)(entry_sp - FTRACE_FRAME_SIZE + 16);
 }
 
-/* A new maximum: record it, unless another CPU just beat it. */
-static void check_stack(unsigned long resume, unsigned long parent_ip,
-			unsigned long entry_sp, unsigned long top,
-			struct ftrace_regs *fregs)
+/*
+ * A new maximum, unless another CPU just beat it: record it. Out of
+ * line, so the common path (not deeper) saves no registers for it.
+ */
+static noinline void check_stack(unsigned long resume, unsigned long parent_ip,
+				 unsigned long entry_sp, unsigned long top,
+				 struct ftrace_regs *fregs)
 {
-	unsigned long this_size = top - entry_sp, flags;
+	unsigned long flags = spin_lock_irqsave(&stack_trace_max_lock);
 
-	if (this_size <= READ_ONCE(stack_trace_max_size))
-		return;
-	flags = spin_lock_irqsave(&stack_trace_max_lock);
-	if (this_size > stack_trace_max_size) {
-		stack_trace_max_size = this_size;
+	if (top - entry_sp > stack_trace_max_size) {
+		stack_trace_max_size = top - entry_sp;
 		stack_trace_nr_entries =
 			save_chain(resume, parent_ip, entry_sp,
 				   caller_fp(entry_sp, fregs), top);
@@ -168,7 +168,8 @@ static void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 	top = task_stack_top(t);
 	entry_sp = traced_entry_sp(resume, fregs, (unsigned long)t->stack,
 				   top);
-	if (entry_sp && entry_sp <= top)
+	if (entry_sp && entry_sp <= top &&
+	    top - entry_sp > READ_ONCE(stack_trace_max_size))
 		check_stack(resume, parent_ip, entry_sp, top, fregs);
 out:
 	--*disabled;
