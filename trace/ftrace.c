@@ -719,8 +719,8 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 	m.g.search = search;
 	m.g.len = strlen(search);
 	m.remove = not;
-	if (!m.g.len)
-		return -EINVAL;
+	if (!m.g.len && m.g.type == MATCH_FULL)
+		return -EINVAL;		/* `*` alone is every function */
 	ret = collect_matches(hash, &m);
 	if (ret)
 		return ret;
