@@ -4,10 +4,13 @@
  * trace_stat/functionN per CPU, with each function's hits, total time,
  * average and s^2, the most time first.
  *
- * As in Linux, it is an fgraph user: profile_graph_entry counts a hit
+ * As in Linux, it is an fgraph user on the functions set_ftrace_filter
+ * and set_ftrace_pid allow: profile_graph_entry counts a hit
  * (function_profile_call), profile_graph_return adds the call's time
  * and its square. fgraph has one user at a time, so the profiler and
- * the function_graph tracer refuse each other with -EBUSY.
+ * the function_graph tracer refuse each other with -EBUSY. Times are
+ * kept in the trace clock's units, as fgraph gives them, and become ns
+ * when printed (Linux's profiler always uses the local clock, in ns).
  *
  * Counters are per CPU: a hash of ip -> struct ftrace_profile, whose
  * records are all allocated at boot, one per traceable function, so the
@@ -103,6 +106,8 @@ static void function_profile_call(unsigned long ip, unsigned long parent_ip,
 
 static int profile_graph_entry(struct ftrace_graph_ent *trace)
 {
+	if (ftrace_pid_ignored(&global_trace))
+		return 0;
 	function_profile_call(trace->func, 0, NULL, NULL);
 	return 1;
 }
@@ -130,9 +135,11 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 	local_irq_restore(flags);
 }
 
+/* Linux's graph_ops shares global_ops's hashes: set_ftrace_filter's. */
 static struct fgraph_ops fprofiler_ops = {
 	.entryfunc = profile_graph_entry,
 	.retfunc = profile_graph_return,
+	.func_hash = &global_trace.ops.local_hash,
 };
 
 /* ---- enabling ------------------------------------------------------------ */
@@ -197,43 +204,32 @@ const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip)
 
 /* ---- trace_stat/functionN ------------------------------------------------ */
 
-/*
- * usecs.nsecs in at most 7 digits (the nsecs cut, not rounded), then
- * " us " and spaces to a fixed width: Linux's trace_print_graph_duration.
- */
-static void trace_print_graph_duration(u64 duration, struct seq_buf *s)
+/* A sum of times, or of their squares (converted twice), in ns. */
+static u64 profile_ns(u64 t)
 {
-	char usecs_str[24], nsecs_str[5];
-	int len = snprintf(usecs_str, sizeof(usecs_str), "%llu",
-			   duration / 1000);
-
-	seq_puts(s, usecs_str);
-	if (len < 7) {
-		snprintf(nsecs_str, min(sizeof(nsecs_str), 8UL - len), "%03llu",
-			 duration % 1000);
-		seq_printf(s, ".%s", nsecs_str);
-		len += strlen(nsecs_str) + 1;
-	}
-	seq_printf(s, " us %*s", len < 8 ? 8 - len : 0, "");
+	return trace_clock_to_ns(&global_trace, t);
 }
 
 /*
- * Linux's function_stat_show. s^2 is the sample variance, with Linux's
- * u64 arithmetic: in us^2, as one division by 1000 here and one more
- * in trace_print_graph_duration.
+ * Linux's function_stat_show, tracing_thresh included. s^2 is the
+ * sample variance, with Linux's u64 arithmetic: in us^2, as one
+ * division by 1000 here and one more in trace_print_graph_duration.
  */
 static void function_stat_show(struct seq_buf *s,
 			       const struct ftrace_profile *rec)
 {
-	unsigned long long avg = rec->time / rec->counter, stddev = 0;
+	unsigned long long time = profile_ns(rec->time), stddev = 0;
+	unsigned long long avg = time / rec->counter;
 
+	if (tracing_thresh && avg < tracing_thresh)
+		return;
 	seq_printf(s, "  %-30.30s  %10lu    ",
 		   kallsyms_lookup(rec->ip, NULL, NULL) ?: "?", rec->counter);
 	if (rec->counter > 1)
-		stddev = (rec->counter * rec->time_squared -
-			  rec->time * rec->time) /
+		stddev = profile_ns(profile_ns(rec->counter * rec->time_squared -
+					       rec->time * rec->time)) /
 			 (rec->counter * (rec->counter - 1) * 1000);
-	trace_print_graph_duration(rec->time, s);
+	trace_print_graph_duration(time, s);
 	seq_puts(s, "    ");
 	trace_print_graph_duration(avg, s);
 	seq_puts(s, "    ");

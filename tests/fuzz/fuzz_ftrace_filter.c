@@ -288,11 +288,10 @@ static void check_filter(struct fuzz_in *in, bool filter)
 {
 	static char text[TEXT_MAX];
 	static struct expect e;
-	static struct ftrace_filter_file files[] = {
-		{ &global_trace.ops, false, NULL },
-		{ &global_trace.ops, true, &global_trace },
+	struct inode inode = {
+		.private = (void *)(filter ? &set_ftrace_filter :
+					     &set_ftrace_notrace),
 	};
-	struct inode inode = { .private = &files[filter] };
 	struct file file = { .inode = &inode, .flags = O_WRONLY | O_TRUNC };
 	size_t len = 0, n;
 	bool failed = false;
