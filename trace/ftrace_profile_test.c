@@ -1,14 +1,27 @@
 /*
  * ftrace_profile_test.c: selftests of the function profiler: exact hit
- * counts for a known call tree, times that add up, counts kept across a
- * second `1` and started over after a `0`, and the one-fgraph-user rule
- * in both directions.
+ * counts for a known call tree and none outside set_ftrace_filter,
+ * times that add up, counts kept across a second `1` and started over
+ * after a `0`, and the one-fgraph-user rule in both directions.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "fgraph.h"
 #include "trace_targets.h"
 #include "trace.h"
+
+/* The profiler follows set_ftrace_filter: only ftrace_test_fib. */
+static int profile_fib(void)
+{
+	ftrace_set_filter(&global_trace.ops, "ftrace_test_fib", 15, 1);
+	return ftrace_profile_set_enabled(true);
+}
+
+static void profile_stop(void)
+{
+	ftrace_profile_set_enabled(false);
+	ftrace_free_ops_hashes(&global_trace.ops);
+}
 
 /* A task may move between CPUs: its hits add up over all of them. */
 static unsigned long total_hits(void *func, u64 *time, u64 *time_squared)
@@ -33,9 +46,11 @@ static void profile_fib_177_hits(struct kunit *t)
 {
 	u64 time, sq;
 
-	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
 	KUNIT_EXPECT_EQ(t, ftrace_test_fib(10), 55);
-	ftrace_profile_set_enabled(false);
+	ftrace_test_target1(1);
+	profile_stop();
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_target1, &time, &sq), 0);
 	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 177);
 	KUNIT_EXPECT_TRUE(t, time > 0);
 	/* Cauchy-Schwarz: n * sum(x^2) >= sum(x)^2. */
@@ -47,7 +62,7 @@ static void profile_reset_on_enable(struct kunit *t)
 {
 	u64 time, sq;
 
-	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
 	ftrace_test_fib(5);
 	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
 	ftrace_test_fib(5);
@@ -56,7 +71,7 @@ static void profile_reset_on_enable(struct kunit *t)
 	ftrace_test_fib(5);
 	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 30);
 	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
-	ftrace_profile_set_enabled(false);
+	profile_stop();
 	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 0);
 }
 
@@ -77,11 +92,11 @@ static void profile_one_graph_user(struct kunit *t)
 	struct fgraph_ops other = { other_entry, other_return, NULL };
 
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), 0);
-	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), -EBUSY);
+	KUNIT_EXPECT_EQ(t, profile_fib(), -EBUSY);
 	unregister_ftrace_graph(&other);
-	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), -EBUSY);
-	ftrace_profile_set_enabled(false);
+	profile_stop();
 }
 
 SELFTEST_SUITE(function_profiler,

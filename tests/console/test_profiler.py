@@ -6,6 +6,8 @@ import re
 
 from tracing import T, EINVAL, reset, cat, write
 
+EBUSY = 'sh: write error: Device or resource busy\n'
+
 HEADER = ('  Function                               '
           'Hit    Time            Avg             s^2\n'
           '  --------                               '
@@ -118,4 +120,34 @@ def test_values(k):
         k.check(write(k, 'function_profile_enabled', value), EINVAL)
         k.check(cat(k, 'function_profile_enabled'), '0\n')
     k.check(write(k, 'trace_stat/function0', 'x'), EINVAL)
+    reset(k)
+
+
+def test_busy_with_function_graph(k):
+    """fgraph has one user (reference i2): each refuses the other."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    k.check(write(k, 'function_profile_enabled', '1'), EBUSY)
+    k.check(cat(k, 'function_profile_enabled'), '0\n')
+    write(k, 'current_tracer', 'nop')
+    k.check(write(k, 'function_profile_enabled', '0'), '')
+    k.check(write(k, 'function_profile_enabled', '1'), '')
+    k.check(write(k, 'current_tracer', 'function_graph'), EBUSY)
+    k.check(cat(k, 'current_tracer'), 'nop\n')
+    k.check(write(k, 'function_profile_enabled', '0'), '')
+    reset(k)
+
+
+def test_follows_filter_and_pid(k):
+    """As Linux's graph_ops: set_ftrace_filter and set_ftrace_pid."""
+    reset(k)
+    write(k, 'set_ftrace_filter', "'fib fib_main'")
+    profile(k, 'run fib 10')
+    rows = [r for cpu in range(k.smp) for r in stat(k, cpu)]
+    assert {f for f, _, _ in rows} == {'fib', 'fib_main'}, rows
+    assert hits(k, 'fib') == 177
+    write(k, 'set_ftrace_pid', '1')
+    profile(k, 'run fib 10')
+    assert hits(k, 'fib') == 0
     reset(k)
