@@ -162,6 +162,19 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	abort();
 }
 
+/* function_graph's set_graph_function and set_graph_notrace: not here. */
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
+{
+	(void)is_notrace;
+	abort();
+}
+
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
+{
+	(void)hash, (void)is_notrace;
+	abort();
+}
+
 struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter)
 {
 	(void)ops, (void)filter;
