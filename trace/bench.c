@@ -179,6 +179,38 @@ static void bench_function(struct shell_out *out, u64 base)
 	echo_to(TRACING "trace", "");
 }
 
+/*
+ * The function profiler on bench_target: fgraph's entry and return
+ * around each call, a hit counted at one and the time added at the
+ * other.
+ */
+static void bench_profile(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+		return;
+	if (!echo_to(TRACING "function_profile_enabled", "1")) {
+		report(out, "profile_insns_per_call", extra_per_call(base));
+		echo_to(TRACING "function_profile_enabled", "0");
+	}
+	echo_to(TRACING "set_ftrace_filter", "");
+}
+
+/*
+ * The stack tracer on bench_target: after the first call sets the
+ * maximum, each call only measures its depth.
+ */
+static void bench_stack(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "stack_trace_filter", "bench_target"))
+		return;
+	if (!echo_to("/proc/sys/kernel/stack_tracer_enabled", "1")) {
+		report(out, "stack_insns_per_call", extra_per_call(base));
+		echo_to("/proc/sys/kernel/stack_tracer_enabled", "0");
+	}
+	echo_to(TRACING "stack_trace_filter", "");
+	echo_to(TRACING "stack_max_size", "0");
+}
+
 /* nop -> function with no filter: every site at once. */
 static void bench_patch_all(struct shell_out *out)
 {
@@ -275,6 +307,8 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 		return 0;
 	bench_trampoline(out, base);
 	bench_function(out, base);
+	bench_profile(out, base);
+	bench_stack(out, base);
 	bench_patch_all(out);
 	return 0;
 }

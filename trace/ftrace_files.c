@@ -3,12 +3,14 @@
  * ftrace_init_tracefs): set_ftrace_filter and set_ftrace_notrace,
  * function_graph's set_graph_function and set_graph_notrace,
  * available_filter_functions, enabled_functions, dyn_ftrace_total_info,
- * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled.
+ * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled; and, for other
+ * ops, filter files like set_ftrace_filter (the stack tracer's
+ * stack_trace_filter).
  *
  * A filter file gathers a write's words into a copy of the hash and
- * installs it at close (Linux's ftrace_regex_write/_release). Opening
- * with O_TRUNC (`>`) starts from an empty hash, else (`>>`) from the
- * current one. A word ended by whitespace is applied at once, so a bad
+ * installs it at close (Linux's ftrace_regex_write/_release). Only
+ * set_ftrace_filter takes FUNC:cmd commands. Opening with O_TRUNC (`>`)
+ * starts from an empty hash, else (`>>`) from the current one. A word ended by whitespace is applied at once, so a bad
  * one fails the write (-EINVAL); a word at the very end of the data is
  * applied at close, where an error cannot be reported. Unlike Linux, a
  * write that failed leaves the hash as it was even after `>`.
@@ -23,22 +25,30 @@
 
 #define TOKEN_MAX	(KSYM_NAME_LEN + 64)
 
-/* The hash a filter file edits, and how it reads when empty. */
+/*
+ * The hash a filter file edits, and how it reads when empty: one of an
+ * ops' two (global_trace's, or the stack tracer's for
+ * stack_trace_filter), or one of function_graph's.
+ */
 struct ftrace_filter_file {
-	bool graph;			/* function_graph's, else the ops' */
+	bool graph;			/* function_graph's, else ops' */
 	bool is_notrace;		/* the notrace hash, else the filter */
 	bool commands;			/* FUNC:cmd words and their listing */
 	const char *empty;
+	struct ftrace_ops *ops;
 };
 
+#define ALL_ENABLED	"#### all functions enabled ####\n"
+#define NONE_DISABLED	"#### no functions disabled ####\n"
+
 static const struct ftrace_filter_file set_ftrace_filter = {
-	false, false, true, "#### all functions enabled ####\n" };
+	false, false, true, ALL_ENABLED, &global_trace.ops };
 static const struct ftrace_filter_file set_ftrace_notrace = {
-	false, true, false, "#### no functions disabled ####\n" };
+	false, true, false, NONE_DISABLED, &global_trace.ops };
 static const struct ftrace_filter_file set_graph_function = {
-	true, false, false, "#### all functions enabled ####\n" };
+	true, false, false, ALL_ENABLED, NULL };
 static const struct ftrace_filter_file set_graph_notrace = {
-	true, true, false, "#### no functions disabled ####\n" };
+	true, true, false, NONE_DISABLED, NULL };
 
 struct ftrace_regex_iter {
 	const struct ftrace_filter_file *ff;
@@ -54,7 +64,7 @@ static struct ftrace_hash *ff_copy(const struct ftrace_filter_file *ff)
 {
 	if (ff->graph)
 		return ftrace_graph_hash_copy(ff->is_notrace);
-	return ftrace_ops_hash_copy(&global_trace.ops, !ff->is_notrace);
+	return ftrace_ops_hash_copy(ff->ops, !ff->is_notrace);
 }
 
 /* At close, where an error cannot be reported any more. */
@@ -64,7 +74,7 @@ static void ff_install(const struct ftrace_filter_file *ff,
 	if (ff->graph)
 		ftrace_graph_set_hash(hash, ff->is_notrace);
 	else
-		ftrace_ops_set_hash(&global_trace.ops, hash, !ff->is_notrace);
+		ftrace_ops_set_hash(ff->ops, hash, !ff->is_notrace);
 }
 
 struct hash_show {
@@ -129,7 +139,7 @@ static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
 	return seq_read(&iter->seq, file, buf, n);
 }
 
-/* One word: a glob for the hash, or (filter only) FUNC:cmd[:N]. */
+/* One word: a glob for the hash, or (set_ftrace_filter) FUNC:cmd[:N]. */
 static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 {
 	int ret;
@@ -189,6 +199,23 @@ static const struct file_operations ftrace_filter_fops = {
 	.write = ftrace_regex_write,
 	.release = ftrace_regex_release,
 };
+
+/* A set_ftrace_filter for another ops (Linux's stack_trace_filter). */
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops)
+{
+	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
+	struct inode *inode;
+
+	if (!ff)
+		return NULL;
+	*ff = (struct ftrace_filter_file){ false, false, false, ALL_ENABLED,
+					   ops };
+	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
+	if (!inode)
+		kfree(ff);
+	return inode;
+}
 
 /* ---- listings -------------------------------------------------------------- */
 

@@ -139,7 +139,7 @@ static void print_graph_context(struct trace_iterator *iter, int pid,
  * usecs.nsecs in at most 7 digits (the nsecs cut, not rounded), then
  * " us " and spaces to a fixed width: Linux's trace_print_graph_duration.
  */
-static void trace_print_graph_duration(u64 duration, struct seq_buf *s)
+void trace_print_graph_duration(u64 duration, struct seq_buf *s)
 {
 	char usecs_str[24], nsecs_str[5];
 	int len = snprintf(usecs_str, sizeof(usecs_str), "%llu",

@@ -430,7 +430,15 @@ static const char readme_msg[] =
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls, 0 is unlimited\n"
-	"  tracing_thresh\t- function_graph: only calls that took this many us\n";
+	"  tracing_thresh\t- function_graph: only calls that took this many us\n"
+	"  function_profile_enabled - 1 counts each function's hits and time,\n"
+	"\t\t\t  per CPU, into trace_stat/functionN\n"
+	"  stack_trace\t\t- Shows the max stack trace when active\n"
+	"  stack_max_size\t- Shows current max stack size that was traced\n"
+	"\t\t\t  Write into this file to reset the max size (trigger a\n"
+	"\t\t\t  new trace)\n"
+	"  stack_trace_filter\t- Like set_ftrace_filter but limits what\n"
+	"\t\t\t  stack_trace traces\n";
 
 static void readme_show(struct seq_buf *s, long data)
 {
@@ -488,4 +496,6 @@ void trace_create_files(struct inode *dir)
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
+	ftrace_profile_tracefs(dir);
+	stack_trace_init(dir);
 }
