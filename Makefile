@@ -88,7 +88,8 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins
+.PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins \
+	trace-demo
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -220,6 +221,11 @@ bench: deps
 	$(MAKE) FTRACE=mcount all
 	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
 
+# function_graph of `run sort 2000`, captured at the console, as text,
+# Perfetto JSON and a flame graph (docs/export.md).
+trace-demo: deps $(B)/kernel.elf
+	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
@@ -228,6 +234,7 @@ help:
 	@echo "                 runs, selftests and console tests"
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
+	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
