@@ -22,18 +22,13 @@
 #define BATCHES		20
 #define TRACING		"/sys/kernel/tracing/"
 
-/* Write a file as `echo` does: one write of the line, then close. */
+/* Write a file as `echo` does: the line and a newline, in one write. */
 static int echo_to(const char *path, const char *line)
 {
 	char buf[128];
-	struct file *f;
-	int len = scnprintf(buf, sizeof(buf), "%s\n", line);
-	int ret = vfs_open(NULL, path, O_WRONLY | O_TRUNC, &f);
 
-	if (ret)
-		return ret;
-	ret = vfs_write(f, buf, len);
-	return vfs_close(f) ?: (ret < 0 ? ret : 0);
+	scnprintf(buf, sizeof(buf), "%s\n", line);
+	return vfs_write_file(path, O_TRUNC, buf);
 }
 
 static u64 one_batch(void)

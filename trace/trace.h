@@ -336,10 +336,6 @@ void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);
-struct inode *create_simple(struct inode *dir, const char *name,
-			    void (*show)(struct seq_buf *s, long data),
-			    int (*store)(char *buf, struct file *file, long data),
-			    long data);
 void ftrace_create_files(struct inode *dir);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
 

@@ -146,8 +146,8 @@ def test_cat_streams_a_large_file(k):
 
 
 def test_ls(k):
-    k.check(k.run('ls /'), 'proc\nsys\ntmp\n')
-    k.check(k.run('ls /sys/kernel'), 'tracing\n')
+    k.check(k.run('ls /'), 'dev\nproc\nsys\ntmp\n')
+    k.check(k.run('ls /sys/kernel'), 'debug\ntracing\n')
     k.check(k.run('ls /proc/sys'), 'kernel\n')
     names = k.run('ls /sys/kernel/tracing').splitlines()
     assert names == sorted(names), names
