@@ -3,6 +3,7 @@
 # `make`        build build/kernel.elf (FTRACE=patchable, the default)
 # `make run`    boot it in QEMU to the shell
 # `make test`   host unit tests, in-kernel selftests and console tests
+# `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -77,7 +78,7 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 	   lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
-.PHONY: all run test help clean deps debug bench
+.PHONY: all run test help clean deps debug bench stress
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -160,12 +161,18 @@ bench: deps
 	$(MAKE) FTRACE=mcount all
 	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
 
+# Reliability on SMP=4, with figures in $(B)/stress.json; ARGS passes
+# options to scripts/stress.py (--ops N --soak SECONDS --seed N ...).
+stress: deps $(B)/kernel.elf
+	$(PYTHON) scripts/stress.py --build $(B) $(ARGS)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
 	@echo "  test           host unit tests, selftests and console tests"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
+	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
