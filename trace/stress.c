@@ -175,6 +175,7 @@ struct storm {
 	const char *tracers[8];
 	int nr_tracers;
 	u32 rnd;
+	unsigned long rounds;		/* stop_machine rounds at the start */
 	unsigned long switches, filter_writes, registers, unregisters;
 	unsigned long errors;		/* operations that failed */
 };
@@ -201,6 +202,7 @@ static void storm_init(struct storm *s, u32 seed)
 	}
 	for (t = trace_types_list(); t && s->nr_tracers < 8; t = t->next)
 		s->tracers[s->nr_tracers++] = t->name;
+	s->rounds = stop_machine_rounds();
 }
 
 static void check(struct storm *s, int ret)
@@ -336,7 +338,8 @@ static int storm_report(struct shell_out *out, struct storm *s,
 	sh_printf(out, "storm: callbacks %lu, outside a filter %lu, after "
 		  "unregister %lu, without regs %lu\n", t.calls, t.outside,
 		  t.after_unregister, t.without_regs);
-	sh_printf(out, "storm: sites left patched %lu, bytes leaked %ld\n",
+	sh_printf(out, "storm: stop_machine rounds %lu, sites left patched "
+		  "%lu, bytes leaked %ld\n", stop_machine_rounds() - s->rounds,
 		  patched, leaked);
 	sh_printf(out, "stress: %s\n", ok ? "ok" : "FAILED");
 	return ok ? 0 : 1;

@@ -3,14 +3,17 @@
 that a torn or garbled line cannot pass for a good one.
 
     checker = TraceChecker(functions, symbols, nr_cpus)
-    problems = checker.check(text, cpu=None)   # [] when every line is good
+    problems = checker.check(text, cpu=None, merged=True)  # [] if all good
 
 Every line must be a header line (before the first event), a lost-events
 or buffer-started note, or an event whose context columns are exactly
 as printed (`%16s-%-7d [%03d] flags %5lu.%06lu: `) with a CPU in range,
-time stamps that never go back, and a body of a known kind: a function
-that can be traced `<-` a kernel symbol, a trace_marker text, or a stack
-trace of kernel symbols.
+time stamps that never go back on a CPU (nor at all in `trace`, whose
+CPUs are merged from what each held at open; trace_pipe takes events as
+they are committed, so an event a CPU commits late may follow a newer
+one from another CPU, as in Linux), and a body of a known kind: a
+function that can be traced `<-` a kernel symbol, a trace_marker text,
+or a stack trace of kernel symbols.
 """
 
 import re
@@ -47,11 +50,12 @@ class TraceChecker:
         self.lines = 0          # lines checked, all calls
         self.events = 0
 
-    def check(self, text, cpu=None):
+    def check(self, text, cpu=None, merged=True):
         """Problems found in one read of a trace file (cpu: of
-        per_cpu/cpuN), each naming its line; [] if none."""
+        per_cpu/cpuN; merged: in time order across CPUs), each naming
+        its line; [] if none."""
         problems = []
-        in_header, in_stack, last_ts = True, False, -1
+        in_header, in_stack, last_ts, cpu_ts = True, False, -1, {}
         for number, line in enumerate(text.splitlines(), 1):
             self.lines += 1
             if in_header and line.startswith('#') and not STARTED.fullmatch(line):
@@ -62,11 +66,12 @@ class TraceChecker:
                     problems.append(f'line {number}: unknown symbol: {line!r}')
                 continue
             in_stack = False
-            why, ts = self._line(line, cpu)
+            why, ts, event_cpu = self._line(line, cpu)
             if ts is not None:
-                if ts < last_ts:
+                if ts < cpu_ts.get(event_cpu, -1) or (merged and
+                                                      ts < last_ts):
                     why = why or 'time stamp goes back'
-                last_ts = ts
+                last_ts = cpu_ts[event_cpu] = ts
                 in_stack = line.endswith(': <stack trace>')
             if why:
                 problems.append(f'line {number}: {why}: {line!r}')
@@ -75,22 +80,24 @@ class TraceChecker:
         return problems
 
     def _line(self, line, cpu):
-        """(what is wrong or None, the event's time stamp or None)."""
+        """(what is wrong or None, and for an event its time stamp and
+        CPU, else None, None)."""
         for note in (LOST, STARTED):
             m = note.fullmatch(line)
             if m:
-                return self._cpu_problem(int(m['cpu']), cpu), None
+                return self._cpu_problem(int(m['cpu']), cpu), None, None
         m = CONTEXT.fullmatch(line)
         if not m:
-            return 'not a trace line', None
+            return 'not a trace line', None, None
         self.events += 1
         ts = int(m['sec']) * 1000000 + int(m['usec'])
+        event_cpu = int(m['cpu'])
         comm = m['comm'].lstrip()
         expect = f'{comm:>16}-{m["pid"]:<7} [{m["cpu"]}] '
         if not comm or ' ' in comm or not line.startswith(expect):
-            return 'context columns out of place', ts
-        return (self._cpu_problem(int(m['cpu']), cpu) or
-                self._body_problem(m['body'])), ts
+            return 'context columns out of place', ts, event_cpu
+        return (self._cpu_problem(event_cpu, cpu) or
+                self._body_problem(m['body'])), ts, event_cpu
 
     def _cpu_problem(self, event_cpu, cpu):
         if event_cpu >= self.nr_cpus or cpu not in (None, event_cpu):
