@@ -3,6 +3,7 @@
 # `make`        build build/kernel.elf (FTRACE=patchable, the default)
 # `make run`    boot it in QEMU to the shell
 # `make test`   host unit tests, in-kernel selftests and console tests
+# `make fuzz`    the libFuzzer targets, FUZZ_SECONDS=60 each
 # `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
 # `make help`   list every target
 
@@ -11,6 +12,7 @@ CC	:= $(CROSS)gcc
 OBJDUMP	:= $(CROSS)objdump
 NM	:= $(CROSS)nm
 HOSTCC	?= cc
+CLANG	?= clang
 PYTHON	?= python3
 QEMU	?= qemu-system-riscv64
 # scripts/checkelf.py imports scripts/kallsyms.py: leave no __pycache__.
@@ -78,7 +80,8 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 	   lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
-.PHONY: all run test help clean deps debug bench stress
+.PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
+	fuzz-bins
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -126,7 +129,8 @@ debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
 
 deps:
-	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) scripts/deps.sh
+	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) CLANG=$(CLANG) \
+		scripts/deps.sh
 
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
@@ -150,8 +154,53 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) scripts/kallsyms.py $< > $@
 
+# --- sanitizers and fuzzing ---------------------------------------------
+# Each host test again under ASan and UBSan, and one libFuzzer target
+# per parser (tests/fuzz/fuzz_*.c), all built with clang. Without clang
+# and its runtimes, `make test` reports them skipped and `make fuzz`
+# does nothing, each saying why.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+ASAN_BINS := $(HOST_TESTS:tests/host/%.c=$(B)/host-asan/%)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,\
+	     $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CFLAGS := $(subst -Itests/host,-Itests/fuzz,$(HOST_CFLAGS))
+# `make fuzz`: seconds per target; `make test`: runs per target.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 50000
+NO_FUZZER := $(CLANG) cannot build sanitized libFuzzer binaries \
+	     (Debian: apt-get install clang libclang-rt-14-dev)
+# $(call if_fuzzer,COMMANDS): run them if clang can, else say why not.
+if_fuzzer = if scripts/have_fuzzer.sh $(CLANG); then $(1); \
+	    else echo "$@: skipping sanitized builds: $(NO_FUZZER)"; fi
+
+$(B)/host-asan/%: tests/host/%.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
+
+$(B)/host-asan/test_kallsyms: kernel/kallsyms.c $(B)/host/kallsyms_table.c
+$(B)/host-asan/test_kallsyms: HOST_CFLAGS += -I$(B)/host
+
+$(B)/fuzz/%: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer $< -o $@
+
+# Goals for the sub-makes below, which would call each binary a goal
+# and say it is up to date.
+asan-bins: $(ASAN_BINS)
+	@:
+fuzz-bins: $(FUZZ_BINS)
+	@:
+
 test: deps $(B)/kernel.elf $(HOST_BINS)
-	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY)
+	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
+		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
+
+fuzz: deps
+	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory fuzz-bins && \
+		$(PYTHON) tests/fuzz/run_fuzz.py --build $(B) \
+			--seconds $(FUZZ_SECONDS) $(FUZZ_BINS))
 
 # Instruction counts under -icount: this build, the uninstrumented
 # baseline and the -pg build, each booted with -smp 1.
@@ -170,7 +219,9 @@ help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
-	@echo "  test           host unit tests, selftests and console tests"
+	@echo "  test           host tests (also under ASan+UBSan), short fuzz"
+	@echo "                 runs, selftests and console tests"
+	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
@@ -181,4 +232,4 @@ help:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(HOST_BINS:=.d)
+-include $(OBJS:.o=.d) $(HOST_BINS:=.d) $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)

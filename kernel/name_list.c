@@ -25,7 +25,9 @@ static bool name_list_grow(struct name_list *l)
 
 	if (!names)
 		return false;
-	memcpy(names, l->names, l->count * NAME_LIST_WIDTH);
+	/* The first time names is NULL: memcpy from NULL is undefined. */
+	if (l->count)
+		memcpy(names, l->names, l->count * NAME_LIST_WIDTH);
 	kfree(l->names);
 	l->names = names;
 	l->capacity = capacity;

@@ -2,15 +2,20 @@
 """run_all.py: every test of rvftrace, with one verdict line per test.
 
     tests/run_all.py --build build [-j N] [host tests...]
+                     [--fuzz fuzz targets... --fuzz-runs N]
 
 Runs (a) each host test, a binary or a Python script (run by this
-Python), one result per KTAP `ok N`/`not ok N` line; (b) the in-kernel
-selftests, booted with `-append selftest` on 1 and 4 CPUs, one result
-per case line; (c) each console test module
+Python), one result per KTAP `ok N`/`not ok N` line, named after its
+directory (host/, or host-asan/ for the same binaries under ASan and
+UBSan); (b) each libFuzzer target for a fixed number of runs from its
+seed corpus, one result each (fuzz/NAME); (c) the in-kernel selftests,
+booted with `-append selftest` on 1 and 4 CPUs, one result per case
+line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
-per test function. Independent QEMUs run in parallel. The last line is
-`N passed, N failed` (and `, N skipped`); the exit status is 1 if any
-test failed.
+per test function. Independent QEMUs run in parallel. A binary that
+was not built (no clang for the sanitized ones) is a skipped result.
+The last line is `N passed, N failed` (and `, N skipped`); the exit
+status is 1 if any test failed.
 """
 
 import argparse
@@ -28,12 +33,16 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONSOLE_DIR = os.path.join(ROOT, 'tests', 'console')
 sys.path.insert(0, CONSOLE_DIR)
-import harness  # noqa: E402  (found through the path set just above)
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'fuzz'))
+import harness  # noqa: E402  (found through the paths set just above)
+import run_fuzz  # noqa: E402
 
 SELFTEST_SMP = (1, 4)
 CONSOLE_SMP = (1, 4)
 SELFTEST_TIMEOUT = 240      # one boot runs every suite
 HOST_TIMEOUT = 120
+NOT_BUILT = ('# SKIP not built: needs clang and its sanitizer and libFuzzer '
+             'runtimes (Debian: clang libclang-rt-14-dev)')
 TAIL_LINES = 30
 
 # A KTAP result line; selftest cases are the ones indented 4 spaces.
@@ -54,7 +63,7 @@ def tail(text, lines=TAIL_LINES):
     return '\n'.join(text.splitlines()[-lines:])
 
 
-# --- (a) host tests ------------------------------------------------------
+# --- (a) host tests, (b) fuzz targets ----------------------------------
 
 def ktap_results(lines, prefix, indent):
     """Results of the KTAP lines at one indent, each with the diagnostic
@@ -83,31 +92,42 @@ def host_command(path):
 
 
 def run_host_test(path):
-    name = os.path.basename(path)
+    name = f'{os.path.basename(os.path.dirname(path))}/' \
+           f'{os.path.basename(path)}'
+    if not os.path.exists(path):
+        return [Result(name, 'skip', NOT_BUILT)]
     try:
         proc = subprocess.run(host_command(path), cwd=ROOT,
                               capture_output=True, text=True,
                               errors='replace', timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors='replace') if e.stdout else ''
-        return [Result(f'host/{name}', 'not ok',
+        return [Result(name, 'not ok',
                        f'timed out after {HOST_TIMEOUT}s\n{tail(out)}')]
     lines = proc.stdout.splitlines()
-    results = ktap_results(lines, f'host/{name}/', 0)
+    results = ktap_results(lines, f'{name}/', 0)
     failed = any(r.status == 'not ok' for r in results)
     plans = [int(m[1]) for m in map(PLAN.match, lines) if m]
     output = tail(proc.stdout + proc.stderr)
     if proc.returncode != 0 and not failed:
-        results.append(Result(f'host/{name}', 'not ok',
+        results.append(Result(name, 'not ok',
                               f'exit status {proc.returncode}\n{output}'))
     elif plans and plans[0] != len(results):
-        results.append(Result(f'host/{name}', 'not ok',
+        results.append(Result(name, 'not ok',
                               f'planned {plans[0]} tests, ran '
                               f'{len(results)}\n{output}'))
     return results
 
 
-# --- (b) in-kernel selftests --------------------------------------------
+def run_fuzz_target(path, build, runs):
+    name = f'fuzz/{run_fuzz.target_name(path)}'
+    if not os.path.exists(path):
+        return [Result(name, 'skip', NOT_BUILT)]
+    r = run_fuzz.run(path, build, runs=runs)
+    return [Result(name, 'ok' if r.ok else 'not ok', r.details)]
+
+
+# --- (c) in-kernel selftests --------------------------------------------
 
 def selftest_cases(output, tag):
     """One result per case line, named selftest/SUITE/CASE[TAG]."""
@@ -156,7 +176,7 @@ def run_selftests(build, smp, icount=False):
     return results
 
 
-# --- (c) console tests ---------------------------------------------------
+# --- (d) console tests ---------------------------------------------------
 
 def load_module(path, tag):
     spec = importlib.util.spec_from_file_location(
@@ -240,9 +260,10 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_tests):
+def jobs(build, host_tests, fuzz_bins, fuzz_runs):
     """(function, args) for each independent piece of work: the QEMU
-    runs first, the quick host tests last to fill the gaps."""
+    runs first, the quick host tests and fuzz runs last to fill the
+    gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
     work.append((run_selftests, (build, 1, True)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
@@ -251,6 +272,8 @@ def jobs(build, host_tests):
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((run_console_module, (path, smp)))
     work += [(run_host_test, (path,)) for path in host_tests]
+    work += [(run_fuzz_target, (path, build, fuzz_runs))
+             for path in fuzz_bins]
     return work
 
 
@@ -269,6 +292,8 @@ def main():
     parser.add_argument('--build', default='build')
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
     parser.add_argument('host_tests', nargs='*')
+    parser.add_argument('--fuzz', nargs='*', default=[], metavar='TARGET')
+    parser.add_argument('--fuzz-runs', type=int, default=50000)
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
@@ -277,7 +302,8 @@ def main():
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
-                   for fn, a in jobs(args.build, args.host_tests)]
+                   for fn, a in jobs(args.build, args.host_tests,
+                                     args.fuzz, args.fuzz_runs)]
         for future in futures:
             for result in future.result():
                 report(result)

@@ -16,6 +16,9 @@
 #include "kstrtox.h"
 #include "printf.h"
 #include "trace_targets.h"
+#include "sched.h"
+#include "smp.h"
+#include "time.h"
 #include "asm/csr.h"
 
 #define BATCH		1000
@@ -119,21 +122,23 @@ static u64 switch_insns(const char *tracer)
 	return rdinstret() - start;
 }
 
-static u64 read_bytes_stat(void)
+/* One number of per_cpu/cpuN/stats, e.g. field "bytes: ". */
+static u64 read_stat(int cpu, const char *field)
 {
-	char buf[512], *p, *end;
+	char path[64], buf[512], *p, *end;
 	struct file *f;
 	ssize_t n;
 	unsigned long v = 0;
 
-	if (vfs_open(NULL, TRACING "per_cpu/cpu0/stats", O_RDONLY, &f))
+	snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+	if (vfs_open(NULL, path, O_RDONLY, &f))
 		return 0;
 	n = vfs_read(f, buf, sizeof(buf) - 1);
 	vfs_close(f);
 	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, "bytes: ");
+	p = strstr(buf, field);
 	if (p) {
-		p += 7;
+		p += strlen(field);
 		end = strchr(p, '\n');
 		if (end)
 			end[1] = 0;
@@ -153,10 +158,10 @@ static void bench_function(struct shell_out *out, u64 base)
 		return;
 	report_int(out, "switch_one_insns", sw);
 	echo_to(TRACING "trace", "");
-	before = read_bytes_stat();
+	before = read_stat(0, "bytes: ");
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
-	       (read_bytes_stat() - before) * 100 / (BATCH * BATCHES));
+	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
 	echo_to(TRACING "tracing_on", "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
 	echo_to(TRACING "tracing_on", "1");
@@ -181,11 +186,79 @@ static void bench_patch_all(struct shell_out *out)
 	echo_to(TRACING "trace", "");
 }
 
+static volatile bool writers_stop;
+
+static void writer_loop(void *arg)
+{
+	(void)arg;
+	while (!writers_stop)
+		bench_target(0);
+}
+
+/* Events the ring buffer took on every CPU: kept plus overwritten. */
+static u64 events_written(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += read_stat(cpu, "entries: ") + read_stat(cpu, "overrun: ");
+	return sum;
+}
+
+/* Events per second with n CPUs calling traced functions flat out. */
+static u64 events_per_sec(int n)
+{
+	struct task *t[NR_CPUS];
+	u64 t0, t1, before, after;
+	int i, started = 0;
+
+	echo_to(TRACING "trace", "");
+	writers_stop = false;
+	for (i = 0; i < n; i++) {
+		t[started] = kthread_create_on_cpu(writer_loop, NULL, "writer", i);
+		if (t[started])
+			kthread_start(t[started++]);
+	}
+	before = events_written();
+	t0 = rdtime();
+	msleep(300);
+	after = events_written();
+	t1 = rdtime();
+	writers_stop = true;
+	for (i = 0; i < started; i++)
+		kthread_wait(t[i]);
+	return (after - before) * timebase_freq / (t1 - t0);
+}
+
+/*
+ * `bench smp`, without -icount (one host thread per hart): every
+ * function traced, 1, 2 and 4 CPUs writing. Per-CPU buffers should
+ * let the rate grow with the writers.
+ */
+static int bench_smp(struct shell_out *out)
+{
+	char key[32];
+	int n;
+
+	if (echo_to(TRACING "current_tracer", "function"))
+		return 1;
+	for (n = 1; n <= nr_cpus && n <= 4; n *= 2) {
+		snprintf(key, sizeof(key), "events_per_sec_smp%d", n);
+		report_int(out, key, events_per_sec(n));
+	}
+	echo_to(TRACING "current_tracer", "nop");
+	echo_to(TRACING "trace", "");
+	return 0;
+}
+
 static int cmd_bench(struct shell_out *out, int argc, char **argv)
 {
-	u64 base = loop_insns();
+	u64 base;
 
-	(void)argc, (void)argv;
+	if (argc == 2 && !strcmp(argv[1], "smp"))
+		return bench_smp(out);
+	base = loop_insns();
 	report_int(out, "sites", ftrace_nr_records());
 	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
 	report_int(out, "boot_insns_to_prompt", boot_instret);
@@ -201,4 +274,4 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND("bench", cmd_bench,
-	      "measure tracing costs in instructions (under qemu -icount)");
+	      "tracing costs in instructions (under qemu -icount); bench smp: events/s");

@@ -41,26 +41,20 @@ struct ftrace_page {
 
 extern unsigned long __start_mcount_loc[], __stop_mcount_loc[];
 
-static void ftrace_stub_func(unsigned long ip, unsigned long parent_ip,
-			     struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
-}
-
 DEFINE_MUTEX(ftrace_lock);
 struct ftrace_ops ftrace_list_end = {
-	.func = ftrace_stub_func,
+	.func = ftrace_stub,
 	.flags = FTRACE_OPS_FL_STUB,
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
 struct ftrace_ops *function_trace_op = &ftrace_list_end;
-ftrace_func_t ftrace_trace_function = ftrace_stub_func;
+ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
-static ftrace_func_t saved_ftrace_func = ftrace_stub_func;
+static ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;
@@ -437,7 +431,7 @@ static void update_ftrace_function(void)
 
 	set_function_trace_op = first;
 	if (!ftrace_enabled || first == &ftrace_list_end) {
-		func = ftrace_stub_func;
+		func = ftrace_stub;
 	} else if (first->next == &ftrace_list_end) {
 		func = first->func;
 	} else {
@@ -726,6 +720,8 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 	m.g.search = search;
 	m.g.len = strlen(search);
 	m.remove = not;
+	if (!m.g.len && m.g.type == MATCH_FULL)
+		return -EINVAL;		/* `*` alone is every function */
 	ret = collect_matches(hash, &m);
 	if (ret)
 		return ret;

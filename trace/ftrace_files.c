@@ -121,8 +121,9 @@ static ssize_t ftrace_regex_write(struct file *file, const char *buf,
 	size_t i;
 	int ret;
 
+	/* A NUL ends a word too, as in Linux's trace_get_user(). */
 	for (i = 0; i < n; i++) {
-		if (!trace_isspace(buf[i])) {
+		if (buf[i] && !trace_isspace(buf[i])) {
 			if (iter->tlen >= TOKEN_MAX - 1)
 				return iter->error = -EINVAL;
 			iter->token[iter->tlen++] = buf[i];
