@@ -3,8 +3,9 @@
 part on a freshly booted kernel:
 
   storm   `stress storm N SEED`: three CPUs run every workload while the
-          fourth switches tracers, rewrites filters and registers and
-          unregisters checking ops N times (trace/stress.c)
+          fourth switches tracers, rewrites filters, changes settings
+          and registers and unregisters checking ops N times
+          (trace/stress.c)
   soak    `stress start`, unfiltered function_graph (function if there
           is none) for SOAK guest seconds (`uptime`), with `trace`,
           `trace_pipe` and their per-CPU forms read all along, every
@@ -102,6 +103,7 @@ def storm(args):
     return {'operations': number(lines, r'storm: (\d+) operations'),
             'tracer_switches': number(lines, r'tracer switches (\d+)'),
             'filter_writes': number(lines, r'filter writes (\d+)'),
+            'other_settings': number(lines, r'other settings (\d+)'),
             'registers': number(lines, r'registers (\d+)'),
             'callbacks_checked': number(lines, r'callbacks (\d+)'),
             'seconds': number(lines, r'storm: ([\d.]+) s')}

@@ -5,9 +5,11 @@
  *   stress storm N [SEED]  the other CPUs run every workload in a loop
  *                          while this one makes N changes: switches
  *                          tracers, rewrites set_ftrace_filter and
- *                          set_ftrace_notrace, sets the filters of three
- *                          checking ops and registers and unregisters
- *                          them. Each checking callback tests its ip
+ *                          set_ftrace_notrace, changes other settings
+ *                          (stack traces, pids, buffer size, clock),
+ *                          sets the filters of three checking ops and
+ *                          registers and unregisters them. Each
+ *                          checking callback tests its ip
  *                          against its ops' filter and that its ops is
  *                          registered; at the end no site may be left
  *                          patched and no memory held.
@@ -170,13 +172,32 @@ static const char *const storm_lines[] = {
 	"wake_up*\n", "\n",
 };
 
+/* Other tracefs writes that change what the tracers do meanwhile. */
+static const struct {
+	const char *file, *line;
+} storm_settings[] = {
+	{ T "options/func_stack_trace", "1\n" },
+	{ T "options/func_stack_trace", "0\n" },
+	{ T "set_ftrace_pid", "1 2 3\n" },
+	{ T "set_ftrace_pid", "\n" },
+	{ T "buffer_size_kb", "8\n" },
+	{ T "buffer_size_kb", "64\n" },
+	{ T "tracing_on", "0\n" },
+	{ T "tracing_on", "1\n" },
+	{ T "trace_clock", "global\n" },
+	{ T "trace_clock", "local\n" },
+	{ T "trace", "\n" },
+};
+
 struct storm {
 	struct storm_ops sops[STORM_OPS];
 	const char *tracers[8];
 	int nr_tracers;
 	u32 rnd;
 	unsigned long rounds;		/* stop_machine rounds at the start */
-	unsigned long switches, filter_writes, registers, unregisters;
+	unsigned long buffer_kb;	/* per CPU, at the start */
+	unsigned long switches, filter_writes, settings;
+	unsigned long registers, unregisters;
 	unsigned long errors;		/* operations that failed */
 };
 
@@ -203,6 +224,7 @@ static void storm_init(struct storm *s, u32 seed)
 	for (t = trace_types_list(); t && s->nr_tracers < 8; t = t->next)
 		s->tracers[s->nr_tracers++] = t->name;
 	s->rounds = stop_machine_rounds();
+	s->buffer_kb = ring_buffer_size(global_trace.buffer, 0) >> 10;
 }
 
 static void check(struct storm *s, int ret)
@@ -230,6 +252,15 @@ static void write_filter_file(struct storm *s)
 
 	check(s, vfs_write_file(file, O_TRUNC, line));
 	s->filter_writes++;
+}
+
+static void change_setting(struct storm *s)
+{
+	unsigned int i = storm_random(s) % ARRAY_SIZE(storm_settings);
+
+	check(s, vfs_write_file(storm_settings[i].file, O_TRUNC,
+				storm_settings[i].line));
+	s->settings++;
 }
 
 static void set_ops_filter(struct storm *s, struct storm_ops *so)
@@ -264,7 +295,7 @@ static void storm_step(struct storm *s)
 {
 	struct storm_ops *so = &s->sops[storm_random(s) % STORM_OPS];
 
-	switch (storm_random(s) % 8) {
+	switch (storm_random(s) % 9) {
 	case 0:
 		switch_tracer(s);
 		break;
@@ -276,14 +307,21 @@ static void storm_step(struct storm *s)
 	case 4:
 		set_ops_filter(s, so);
 		break;
+	case 5:
+		change_setting(s);
+		break;
 	default:
 		toggle_ops(s, so);
 	}
 }
 
-/* Back to nop, no filters, no checking ops; their hashes freed. */
+/*
+ * Back to nop, no filters, the default settings, the buffer size of
+ * the start, no checking ops; their hashes freed.
+ */
 static void storm_teardown(struct storm *s)
 {
+	char kb[24];
 	int i;
 
 	for (i = 0; i < STORM_OPS; i++) {
@@ -294,6 +332,12 @@ static void storm_teardown(struct storm *s)
 	check(s, vfs_write_file(T "current_tracer", O_TRUNC, "nop\n"));
 	check(s, vfs_write_file(T "set_ftrace_filter", O_TRUNC, "\n"));
 	check(s, vfs_write_file(T "set_ftrace_notrace", O_TRUNC, "\n"));
+	check(s, vfs_write_file(T "set_ftrace_pid", O_TRUNC, "\n"));
+	check(s, vfs_write_file(T "options/func_stack_trace", O_TRUNC, "0\n"));
+	check(s, vfs_write_file(T "tracing_on", O_TRUNC, "1\n"));
+	check(s, vfs_write_file(T "trace_clock", O_TRUNC, "local\n"));
+	snprintf(kb, sizeof(kb), "%lu\n", s->buffer_kb);
+	check(s, vfs_write_file(T "buffer_size_kb", O_TRUNC, kb));
 }
 
 /* A site that anyone still counts, or that is not a nop. */
@@ -333,8 +377,9 @@ static int storm_report(struct shell_out *out, struct storm *s,
 		  !s->errors && !patched && !leaked;
 
 	sh_printf(out, "storm: tracer switches %lu, filter writes %lu, "
-		  "registers %lu, unregisters %lu, errors %lu\n", s->switches,
-		  s->filter_writes, s->registers, s->unregisters, s->errors);
+		  "other settings %lu, registers %lu, unregisters %lu, "
+		  "errors %lu\n", s->switches, s->filter_writes, s->settings,
+		  s->registers, s->unregisters, s->errors);
 	sh_printf(out, "storm: callbacks %lu, outside a filter %lu, after "
 		  "unregister %lu, without regs %lu\n", t.calls, t.outside,
 		  t.after_unregister, t.without_regs);
