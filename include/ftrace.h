@@ -150,6 +150,18 @@ enum {
 	TRACE_CTX_NORMAL,
 	TRACE_CTX_IRQ,
 	TRACE_CTX_MAX,
+	/* ftrace_ops_list_func's own two, apart from the callbacks' */
+	TRACE_LIST_START = TRACE_CTX_MAX,
+	/*
+	 * function_graph's (trace_functions_graph.c): the task is inside
+	 * a set_graph_function function, entered at the depth kept in the
+	 * bits from TRACE_GRAPH_DEPTH_SHIFT, and from an interrupt or not;
+	 * or inside a set_graph_notrace function.
+	 */
+	TRACE_GRAPH_BIT = TRACE_LIST_START + TRACE_CTX_MAX,
+	TRACE_GRAPH_NOTRACE_BIT,
+	TRACE_IRQ_BIT,
+	TRACE_GRAPH_DEPTH_SHIFT,
 };
 
 /* For a caller that has current at hand already. */

@@ -1,7 +1,8 @@
 /*
  * init.c: what runs after the hardware is up. The kernel command line
- * chooses between the interactive shell and a selftest run that powers
- * off with the verdict (`-append selftest`).
+ * chooses between the interactive shell, a selftest run that powers
+ * off with the verdict (`-append selftest`), and the function graph
+ * frame-pointer test, which must panic (`-append fgraph_fp_test`).
  */
 #include "kernel.h"
 #include "init.h"
@@ -15,6 +16,7 @@
 #include "vfs.h"
 #include "trace_init.h"
 #include "fault_inject.h"
+#include "fgraph.h"
 
 void early_initcalls(void)
 {
@@ -36,6 +38,8 @@ void late_initcalls(void)
 	trace_init();			/* ring buffer, tracers, tracefs */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
+	else if (cmdline_has("fgraph_fp_test"))
+		t = kthread_create(fgraph_fp_test, NULL, "fp_test");
 	else
 		t = kthread_create(shell_main, NULL, "sh");
 	if (!t)

@@ -12,7 +12,8 @@ seed corpus, one result each (fuzz/NAME); (c) the in-kernel selftests,
 booted with `-append selftest` on 1 and 4 CPUs, one result per case
 line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
-per test function. Independent QEMUs run in parallel. A binary that
+per test function (a module may set SMP, APPEND and QEMU_ARGS for its
+kernel). Independent QEMUs run in parallel. A binary that
 was not built (no clang for the sanitized ones) is a skipped result.
 The last line is `N passed, N failed` (and `, N skipped`); the exit
 status is 1 if any test failed.
@@ -227,11 +228,12 @@ def run_console_module(path, smp):
     test left it dead or hung."""
     module = load_module(path, f'smp{smp}')
     append = getattr(module, 'APPEND', None)
+    qemu_args = getattr(module, 'QEMU_ARGS', ())
     results, k = [], None
     for test, fn in test_functions(module):
         name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
         if k is None:
-            k = harness.Kernel(smp=smp, append=append)
+            k = harness.Kernel(smp=smp, append=append, qemu_args=qemu_args)
             try:
                 k.start()
             except Exception as e:  # no QEMU, no kernel.elf, no prompt

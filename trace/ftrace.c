@@ -30,9 +30,6 @@
 #define FTRACE_START_FUNC_RET		(1 << 2)
 #define FTRACE_STOP_FUNC_RET		(1 << 3)
 
-/* Recursion bits of the list function, apart from the callbacks' own. */
-#define TRACE_LIST_START	TRACE_CTX_MAX
-
 struct ftrace_page {
 	struct ftrace_page *next;
 	struct dyn_ftrace *records;
@@ -729,9 +726,49 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 }
 
 /*
- * Install a new filter or notrace hash on ops. A registered ops gets it
- * inside the stop_machine of the site update, after ftrace_call has gone
- * to the list function: the old sites and the new hash never meet.
+ * The enabled ops that use these hashes: ops itself, and others that
+ * share them (fgraph's, which follows set_ftrace_filter as in Linux).
+ * The ops list holds exactly the enabled ops.
+ */
+static bool hash_in_use(struct ftrace_ops_hash *h)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op->func_hash == h)
+			return true;
+	return false;
+}
+
+static int ipmodify_check_users(struct ftrace_ops_hash *h,
+				const struct ftrace_hash *filter)
+{
+	struct ftrace_ops *op;
+	int ret = 0;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end && !ret;
+	     op = op->next)
+		if (op->func_hash == h)
+			ret = ftrace_hash_ipmodify_check(op, filter);
+	return ret;
+}
+
+static void rec_update_users(struct ftrace_ops_hash *h,
+			     const struct ftrace_hash *filter,
+			     const struct ftrace_hash *notrace_hash, bool inc)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op->func_hash == h)
+			__ftrace_hash_rec_update(op, filter, notrace_hash, inc);
+}
+
+/*
+ * Install a new filter or notrace hash on ops. When an enabled ops uses
+ * it, the hash changes inside the stop_machine of the site update,
+ * after ftrace_call has gone to the list function: the old sites and
+ * the new hash never meet.
  */
 static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 					   struct ftrace_hash **dst,
@@ -743,19 +780,19 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 	struct ftrace_update u = { 0 };
 	int ret;
 
-	if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
+	if (!hash_in_use(h)) {
 		*dst = hash;
 		free_ftrace_hash(old);
 		return 0;
 	}
 	if (filter) {
-		ret = ftrace_hash_ipmodify_check(ops, hash);
+		ret = ipmodify_check_users(h, hash);
 		if (ret)
 			return ret;
 	}
-	__ftrace_hash_rec_update(ops, h->filter_hash, h->notrace_hash, false);
-	__ftrace_hash_rec_update(ops, filter ? hash : h->filter_hash,
-				 filter ? h->notrace_hash : hash, true);
+	rec_update_users(h, h->filter_hash, h->notrace_hash, false);
+	rec_update_users(h, filter ? hash : h->filter_hash,
+			 filter ? h->notrace_hash : hash, true);
 	u.command = FTRACE_UPDATE_CALLS;
 	if (ftrace_trace_function != ftrace_ops_list_func)
 		u.command |= FTRACE_UPDATE_TRACE_FUNC;

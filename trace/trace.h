@@ -20,6 +20,8 @@ enum trace_type {
 	TRACE_FN = 1,
 	TRACE_STACK,
 	TRACE_PRINT,
+	TRACE_GRAPH_ENT,
+	TRACE_GRAPH_RET,
 };
 
 #define TRACE_FLAG_IRQS_OFF	0x1
@@ -89,6 +91,28 @@ struct print_entry {
 };
 
 /*
+ * function_graph's events (Linux's ftrace_graph_ent_entry and
+ * ftrace_graph_ret_entry, 32 and 52 bytes with their header): 16 and 24
+ * bytes here. A return keeps the duration, in trace clock units, not
+ * both times: its own time stamp is the return's time.
+ */
+struct ftrace_graph_ent_entry {
+	struct trace_entry ent;
+	u32 func;
+	u32 depth;
+};
+
+/* Event data is 4-byte aligned: GCC then accesses this as two words. */
+typedef u64 u64_a4 __aligned(4);
+
+struct ftrace_graph_ret_entry {
+	struct trace_entry ent;
+	u32 func;
+	u32 depth;
+	u64_a4 duration;
+};
+
+/*
  * The context word of an event recorded now, without its type.
  * dec: preemption levels the tracing path itself added (the trampoline
  * raised preempt_count by one), so the depth shows the traced code's.
@@ -148,11 +172,28 @@ struct tracer_flags {
 /* ---- tracers and the trace array --------------------------------------- */
 
 struct trace_array;
+struct trace_iterator;
 
+/* What a tracer's print_line did with an entry (Linux's print_line_t). */
+enum print_line_t {
+	TRACE_TYPE_HANDLED,
+	TRACE_TYPE_UNHANDLED,		/* print it the default way */
+};
+
+/*
+ * A tracer. Only init and reset are required; the others, as in Linux,
+ * let it keep state per open trace file (open, close), print its own
+ * header and lines, and follow tracing_thresh.
+ */
 struct tracer {
 	const char *name;
 	int (*init)(struct trace_array *tr);
 	void (*reset)(struct trace_array *tr);
+	void (*open)(struct trace_iterator *iter);
+	void (*close)(struct trace_iterator *iter);
+	void (*print_header)(struct trace_iterator *iter);
+	enum print_line_t (*print_line)(struct trace_iterator *iter);
+	int (*update_thresh)(struct trace_array *tr);
 	struct tracer_flags *flags;
 	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
 			int set);
@@ -181,6 +222,7 @@ struct trace_array {
 
 extern struct trace_array global_trace;
 extern struct mutex trace_types_lock;
+extern unsigned long tracing_thresh;	/* ns; 0: off */
 
 /* Words of a tracefs write, split in place at whitespace. */
 static inline bool trace_isspace(char c)
@@ -217,6 +259,7 @@ void tracing_reset_online_cpus(struct trace_array *tr);
 int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu);
 int tracing_set_clock(struct trace_array *tr, const char *name);
+int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
 bool trace_clock_in_ns(struct trace_array *tr);
@@ -228,6 +271,31 @@ int trace_set_options(struct trace_array *tr, const char *option);
 int trace_nr_cpus(void);
 void tracing_stop_tr(struct trace_array *tr);
 void tracing_start_tr(struct trace_array *tr);
+
+/*
+ * trace_functions_graph.c: the function_graph tracer. Its options,
+ * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
+ */
+enum {
+	TRACE_GRAPH_PRINT_CPU		= 0x2,
+	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
+	TRACE_GRAPH_PRINT_PROC		= 0x8,
+	TRACE_GRAPH_PRINT_DURATION	= 0x10,
+	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
+	TRACE_GRAPH_PRINT_IRQS		= 0x80,
+	TRACE_GRAPH_PRINT_TAIL		= 0x100,
+};
+
+extern unsigned int fgraph_max_depth;
+void ftrace_graph_set_max_depth(unsigned int depth);
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
+
+/* trace_graph_output.c: function_graph's text */
+void graph_trace_open(struct trace_iterator *iter);
+void graph_trace_close(struct trace_iterator *iter);
+void print_graph_headers(struct trace_iterator *iter);
+enum print_line_t print_graph_function(struct trace_iterator *iter);
 
 /* trace_functions.c */
 int register_ftrace_commands(void);
@@ -277,7 +345,8 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 /* Linux's struct trace_iterator: one open trace or trace_pipe. */
 struct trace_iterator {
 	struct trace_array *tr;
-	const char *tracer_name;	/* the tracer when opened */
+	struct tracer *trace;		/* the tracer when opened */
+	void *private;			/* the tracer's, from open to close */
 	int cpu_file;			/* a CPU or RING_BUFFER_ALL_CPUS */
 	bool consume;			/* trace_pipe */
 	struct ring_buffer_iter *buffer_iter[NR_CPUS];
@@ -299,12 +368,15 @@ struct trace_iterator {
 struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
 					  int *ent_cpu, u64 *ent_ts);
 bool trace_empty(struct trace_iterator *iter);
+struct trace_entry *trace_iter_peek_cpu(struct trace_iterator *iter);
+void trace_iter_skip_cpu(struct trace_iterator *iter);
 void get_total_entries(struct trace_array *tr, unsigned long *total,
 		       unsigned long *entries);
 
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
-void trace_default_header(struct trace_iterator *iter);
+void trace_print_header(struct trace_iterator *iter);
+char trace_find_mark(unsigned long long d);
 void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 		      unsigned long sym_flags);
 
