@@ -182,9 +182,8 @@ static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
 	if (trace_clock_in_ns(tr))
 		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
 	iter->ent_buf = kmalloc(BUF_PAGE_SIZE);
-	if (iter->trace->open)
-		iter->trace->open(iter);
-	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE)) {
+	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE) ||
+	    (iter->trace->open && iter->trace->open(iter))) {
 		free_iter(iter);
 		return NULL;
 	}

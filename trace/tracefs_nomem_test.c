@@ -69,6 +69,13 @@ static const struct nomem_case cases[] = {
 	{ "read_trace", { ECHO("trace_marker", "x\n") }, CAT("trace") },
 	{ "read_pipe", { ECHO("trace_marker", "x\n") },
 	  { T "trace_pipe", O_NONBLOCK, NULL } },
+	{ "graph", {}, ECHO("current_tracer", "function_graph\n") },
+	{ "graph_filter", {}, ECHO("set_graph_function", "fib sort\n") },
+	{ "graph_notrace", { ECHO("set_graph_notrace", "crc32_le\n") },
+	  APPEND("set_graph_notrace", "fib\n") },
+	{ "read_graph", { ECHO("set_ftrace_filter", "fib\n"),
+			  ECHO("current_tracer", "function_graph\n") },
+	  CAT("trace") },
 	{ "read_filter", { ECHO("set_ftrace_filter", "fib\n"),
 			   APPEND("set_ftrace_filter", "sort:traceoff:2\n") },
 	  CAT("set_ftrace_filter") },
@@ -79,7 +86,7 @@ static const char *const state_files[] = {
 	"current_tracer", "tracing_on", "trace_clock", "trace_options",
 	"buffer_size_kb", "buffer_total_size_kb", "per_cpu/cpu0/buffer_size_kb",
 	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid",
-	"enabled_functions",
+	"set_graph_function", "set_graph_notrace", "enabled_functions",
 };
 
 /* The defaults the tests of tracing.py go back to, and no probes. */
@@ -87,6 +94,7 @@ static const struct tracefs_op defaults[] = {
 	ECHO("current_tracer", "nop\n"), ECHO("set_ftrace_filter", "\n"),
 	APPEND("set_ftrace_filter", "!*:traceoff:0\n"),
 	ECHO("set_ftrace_notrace", "\n"), ECHO("set_ftrace_pid", "\n"),
+	ECHO("set_graph_function", "\n"), ECHO("set_graph_notrace", "\n"),
 	ECHO("tracing_on", "1\n"), ECHO("trace", "\n"),
 };
 

@@ -13,8 +13,9 @@ D = '/sys/kernel/debug'
 SWEEP_MAX = 80
 ENOMEM = 'Cannot allocate memory'
 STATE = ('current_tracer', 'set_ftrace_filter', 'set_ftrace_notrace',
-         'set_ftrace_pid', 'buffer_size_kb', 'per_cpu/cpu0/buffer_size_kb',
-         'buffer_total_size_kb', 'enabled_functions', 'tracing_on')
+         'set_ftrace_pid', 'set_graph_function', 'buffer_size_kb',
+         'per_cpu/cpu0/buffer_size_kb', 'buffer_total_size_kb',
+         'enabled_functions', 'tracing_on')
 # (setup, the command tried)
 OPS = (
     ([f'echo crc32_le > {T}/set_ftrace_filter'],
@@ -26,15 +27,19 @@ OPS = (
     ([f'echo fib > {T}/set_ftrace_filter'],
      f'echo function > {T}/current_tracer'),
     ([f'echo fib > {T}/set_ftrace_filter'], f'cat {T}/set_ftrace_filter'),
+    ([f'echo fib > {T}/set_ftrace_filter'],
+     f'echo function_graph > {T}/current_tracer'),
+    ([], f"echo 'fib sort' > {T}/set_graph_function"),
 )
 
 
 def state(k):
-    return {name: k.run(f'cat {T}/{name}') for name in STATE}
+    return k.run('cat ' + ' '.join(f'{T}/{name}' for name in STATE))
 
 
 def set_up(k, setup):
     reset(k)
+    k.run(f'echo > {T}/set_graph_function')
     k.run("echo '!fib:traceoff:0' >> " + f'{T}/set_ftrace_filter')
     k.run(f'echo 1408 > {T}/buffer_size_kb')
     for cmd in setup:
@@ -54,16 +59,16 @@ def try_failing(k, attr, n, cmd):
 
 
 def sweep(k, attr, setup, cmd):
+    """A failed try changes nothing (checked), so the next starts from
+    the same state without setting it up again."""
+    set_up(k, setup)
+    before = state(k)
     for n in range(1, SWEEP_MAX):
-        set_up(k, setup)
-        before = state(k)
         out = try_failing(k, attr, n, cmd)
         if ENOMEM not in out:
             return n
         assert out.count('\n') == 1, f'{cmd}, allocation {n}:\n{out}'
-        after = state(k)
-        for name in STATE:
-            k.check(after[name], before[name])
+        k.check(state(k), before)
     raise AssertionError(f'{cmd}: still failing after {SWEEP_MAX} tries')
 
 

@@ -109,6 +109,12 @@ void seq_puts(struct seq_buf *s, const char *str)
 	abort();
 }
 
+void seq_set_nomem(struct seq_buf *s)
+{
+	(void)s;
+	abort();
+}
+
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n)
 {
 	(void)s, (void)f, (void)buf, (void)n;
@@ -175,6 +181,19 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 	FUZZ_CHECK(!installed);
 	installed = hash;
 	return 0;
+}
+
+/* function_graph's filter files are not the ones fuzzed here. */
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
+{
+	(void)is_notrace;
+	abort();
+}
+
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
+{
+	(void)hash, (void)is_notrace;
+	abort();
 }
 
 int ftrace_enable_sysctl(int enable)
