@@ -3,6 +3,7 @@
 # `make`        build build/kernel.elf (FTRACE=patchable, the default)
 # `make run`    boot it in QEMU to the shell
 # `make test`   host unit tests, in-kernel selftests and console tests
+# `make fuzz`    the libFuzzer targets, FUZZ_SECONDS=60 each
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -10,6 +11,7 @@ CC	:= $(CROSS)gcc
 OBJDUMP	:= $(CROSS)objdump
 NM	:= $(CROSS)nm
 HOSTCC	?= cc
+CLANG	?= clang
 PYTHON	?= python3
 QEMU	?= qemu-system-riscv64
 # scripts/checkelf.py imports scripts/kallsyms.py: leave no __pycache__.
@@ -86,7 +88,8 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run test help clean deps debug bench
+.PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins \
+	trace-demo
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -137,13 +140,14 @@ debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
 
 deps:
-	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) scripts/deps.sh
+	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) CLANG=$(CLANG) \
+		scripts/deps.sh
 
 # --- tests -------------------------------------------------------------
 HOST_TESTS := $(wildcard tests/host/test_*.c)
 HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
-# The host test of scripts/recordmcount.py is Python, run as it is.
-HOST_PY_TESTS := tests/host/test_recordmcount.py
+# Host tests in Python (the scripts/ tools): run_all.py runs them as is.
+HOST_PY    := $(wildcard tests/host/test_*.py)
 # Host tests #include the kernel sources they test; -MMD tracks which.
 HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
 	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
@@ -161,8 +165,53 @@ $(B)/host/kallsyms_table.c: tests/host/kallsyms.nm scripts/kallsyms.py
 	@mkdir -p $(dir $@)
 	$(PYTHON) scripts/kallsyms.py $< > $@
 
+# --- sanitizers and fuzzing ---------------------------------------------
+# Each host test again under ASan and UBSan, and one libFuzzer target
+# per parser (tests/fuzz/fuzz_*.c), all built with clang. Without clang
+# and its runtimes, `make test` reports them skipped and `make fuzz`
+# does nothing, each saying why.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+ASAN_BINS := $(HOST_TESTS:tests/host/%.c=$(B)/host-asan/%)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,\
+	     $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CFLAGS := $(subst -Itests/host,-Itests/fuzz,$(HOST_CFLAGS))
+# `make fuzz`: seconds per target; `make test`: runs per target.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 50000
+NO_FUZZER := $(CLANG) cannot build sanitized libFuzzer binaries \
+	     (Debian: apt-get install clang libclang-rt-14-dev)
+# $(call if_fuzzer,COMMANDS): run them if clang can, else say why not.
+if_fuzzer = if scripts/have_fuzzer.sh $(CLANG); then $(1); \
+	    else echo "$@: skipping sanitized builds: $(NO_FUZZER)"; fi
+
+$(B)/host-asan/%: tests/host/%.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
+
+$(B)/host-asan/test_kallsyms: kernel/kallsyms.c $(B)/host/kallsyms_table.c
+$(B)/host-asan/test_kallsyms: HOST_CFLAGS += -I$(B)/host
+
+$(B)/fuzz/%: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer $< -o $@
+
+# Goals for the sub-makes below, which would call each binary a goal
+# and say it is up to date.
+asan-bins: $(ASAN_BINS)
+	@:
+fuzz-bins: $(FUZZ_BINS)
+	@:
+
 test: deps $(B)/kernel.elf $(HOST_BINS)
-	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY_TESTS)
+	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
+	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
+		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
+
+fuzz: deps
+	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory fuzz-bins && \
+		$(PYTHON) tests/fuzz/run_fuzz.py --build $(B) \
+			--seconds $(FUZZ_SECONDS) $(FUZZ_BINS))
 
 # Instruction counts under -icount: this build, the uninstrumented
 # baseline and the -pg build, each booted with -smp 1.
@@ -172,12 +221,20 @@ bench: deps
 	$(MAKE) FTRACE=mcount all
 	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
 
+# function_graph of `run sort 2000`, captured at the console, as text,
+# Perfetto JSON and a flame graph (docs/export.md).
+trace-demo: deps $(B)/kernel.elf
+	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
 	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
-	@echo "  test           host unit tests, selftests and console tests"
+	@echo "  test           host tests (also under ASan+UBSan), short fuzz"
+	@echo "                 runs, selftests and console tests"
+	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
+	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
@@ -186,4 +243,4 @@ help:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(HOST_BINS:=.d)
+-include $(OBJS:.o=.d) $(HOST_BINS:=.d) $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)

@@ -2,8 +2,13 @@
  * errno.h: Linux's error numbers, returned negated as the kernel does,
  * and the text `echo` prints for each (see lib/string.c:strerror).
  */
-#ifndef _ERRNO_H
-#define _ERRNO_H
+#ifndef _RVF_ERRNO_H
+#define _RVF_ERRNO_H
+
+#ifdef HOST_TEST
+/* -Iinclude makes <errno.h> this file: reach past it to the host's too. */
+#include_next <errno.h>
+#endif
 
 #define EPERM		1
 #define ENOENT		2

@@ -8,6 +8,7 @@
 
 #include "kernel.h"
 #include "sched.h"
+#include "ftrace.h"
 
 #define FTRACE_RETFUNC_DEPTH	50
 
@@ -36,22 +37,24 @@ struct ftrace_graph_ret {
 typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *trace);
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *trace);
 
+/*
+ * A graph user. func_hash chooses the sites it hooks (NULL: all of
+ * them); function_graph passes set_ftrace_filter's, as Linux's graph_ops
+ * shares global_ops's.
+ */
 struct fgraph_ops {
 	trace_func_graph_ent_t entryfunc;
 	trace_func_graph_ret_t retfunc;
+	struct ftrace_ops_hash *func_hash;
 };
 
 int register_ftrace_graph(struct fgraph_ops *gops);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
-int ftrace_push_return_trace(unsigned long ret, unsigned long func,
-			     unsigned long frame_pointer, unsigned long *retp);
-void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
-			     unsigned long *ret, unsigned long frame_pointer);
-int function_graph_enter(unsigned long ret, unsigned long func,
-			 unsigned long frame_pointer, unsigned long *retp);
 void ftrace_graph_stop(void);
+void ftrace_graph_set_clock(u64 (*clock)(void));
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);
 unsigned long fgraph_unbalanced_returns(void);
+void fgraph_fp_test(void *arg);		/* `-append fgraph_fp_test` */
 
 static inline void pause_graph_tracing(void)
 {

@@ -125,6 +125,13 @@ void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);
 extern void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 /* Hashes (trace/ftrace_hash.c). */
+static inline unsigned long ftrace_hash_ip(unsigned long ip,
+					   unsigned int bits)
+{
+	/* Sites are 4-aligned; mix the bits above that (golden ratio). */
+	return ((ip >> 2) * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+}
+
 struct ftrace_hash *alloc_ftrace_hash(unsigned int size_bits);
 struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src);
 void free_ftrace_hash(struct ftrace_hash *hash);
@@ -152,17 +159,26 @@ enum {
 	TRACE_CTX_NORMAL,
 	TRACE_CTX_IRQ,
 	TRACE_CTX_MAX,
+	/* ftrace_ops_list_func's own two, apart from the callbacks' */
+	TRACE_LIST_START = TRACE_CTX_MAX,
+	/*
+	 * function_graph's (trace_functions_graph.c): the task is inside
+	 * a set_graph_function function, entered at the depth kept in the
+	 * bits from TRACE_GRAPH_DEPTH_SHIFT, and from an interrupt or not;
+	 * or inside a set_graph_notrace function.
+	 */
+	TRACE_GRAPH_BIT = TRACE_LIST_START + TRACE_CTX_MAX,
+	TRACE_GRAPH_NOTRACE_BIT,
+	TRACE_IRQ_BIT,
+	TRACE_GRAPH_DEPTH_SHIFT,
 };
 
-static inline int ftrace_test_recursion_trylock(unsigned long ip,
-						unsigned long parent_ip)
+/* For a caller that has current at hand already. */
+static inline int __ftrace_test_recursion_trylock(struct task *t)
 {
-	struct task *t = current;
 	int bit = (t->preempt_count & HARDIRQ_MASK) ? TRACE_CTX_IRQ :
 						      TRACE_CTX_NORMAL;
 
-	(void)ip;
-	(void)parent_ip;
 	if (t->trace_recursion & (1UL << bit))
 		return -1;
 	t->trace_recursion |= 1UL << bit;
@@ -170,10 +186,23 @@ static inline int ftrace_test_recursion_trylock(unsigned long ip,
 	return bit;
 }
 
-static inline void ftrace_test_recursion_unlock(int bit)
+static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 {
 	barrier();
-	current->trace_recursion &= ~(1UL << bit);
+	t->trace_recursion &= ~(1UL << bit);
+}
+
+static inline int ftrace_test_recursion_trylock(unsigned long ip,
+						unsigned long parent_ip)
+{
+	(void)ip;
+	(void)parent_ip;
+	return __ftrace_test_recursion_trylock(current);
+}
+
+static inline void ftrace_test_recursion_unlock(int bit)
+{
+	__ftrace_test_recursion_unlock(current, bit);
 }
 
 /* The arch half (arch/riscv/kernel/ftrace.c). */

@@ -1,11 +1,29 @@
 /*
- * irq.h: trap setup (arch/riscv/kernel/trap.c) and the PLIC
- * (arch/riscv/kernel/plic.c), which routes device interrupts.
+ * irq.h: trap setup (arch/riscv/kernel/trap.c), the interrupt handler
+ * (kernel/irq.c) and the PLIC (arch/riscv/kernel/plic.c), which routes
+ * device interrupts.
  */
 #ifndef _IRQ_H
 #define _IRQ_H
 
-#include "types.h"
+#include "kernel.h"
+
+/*
+ * Linux's __irq_entry: the functions where interrupt handling starts
+ * go to .irqentry.text, so function_graph can tell where an interrupt
+ * begins and ends.
+ */
+#define __irq_entry	__section(".irqentry.text")
+
+extern char __irqentry_text_start[], __irqentry_text_end[];
+
+static inline bool in_irqentry_text(unsigned long addr)
+{
+	return addr >= (unsigned long)__irqentry_text_start &&
+	       addr < (unsigned long)__irqentry_text_end;
+}
+
+void do_irq(unsigned long irq);
 
 void trap_init(void);
 void plic_init(unsigned long base);

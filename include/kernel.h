@@ -23,6 +23,9 @@
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __section(s)	__attribute__((section(s)))
 #define noinline	__attribute__((noinline))
+#ifndef __always_inline		/* the host tests' libc has one */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
 #define __noreturn	__attribute__((noreturn))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __maybe_unused	__attribute__((unused))

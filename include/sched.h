@@ -75,6 +75,12 @@ static inline struct task *current_task(void)
 }
 #define current current_task()
 
+/* Stacks grow down from here; the stack tracer measures depth from it. */
+static inline unsigned long task_stack_top(struct task *t)
+{
+	return (unsigned long)t->stack + THREAD_SIZE;
+}
+
 static inline bool in_hardirq(void)
 {
 	return current->preempt_count & HARDIRQ_MASK;
@@ -124,6 +130,8 @@ struct task *find_task_by_pid(int pid);
 int for_each_task(int (*fn)(struct task *t, void *data), void *data);
 void sched_register_task_hook(void (*on_create)(struct task *t),
 			      void (*on_free)(struct task *t));
+void sched_register_switch_hook(void (*fn)(struct task *prev,
+					  struct task *next));
 u64 jiffies(void);
 
 #endif

@@ -7,7 +7,6 @@
 
 #include "types.h"
 
-u64 trace_clock_local(void);	/* ns from this hart's time CSR */
 u64 trace_clock_local_ticks(void); /* the time CSR itself, for `local` */
 u64 trace_clock_ticks_to_ns(u64 ticks);
 u64 trace_clock_global(void);	/* ns, never behind across harts */

@@ -68,11 +68,15 @@ static bool is_string(const void *val, u32 len)
 	return len && ((const char *)val)[len - 1] == 0;
 }
 
+/* Without a compatible, s is NULL: even NULL + 0 is undefined in C. */
 static bool compatible_with(const struct node *n, const char *want)
 {
-	const char *s = n->compatible, *end = s + n->compat_len;
+	const char *s = n->compatible, *end;
 
-	while (s && s < end) {
+	if (!s)
+		return false;
+	end = s + n->compat_len;
+	while (s < end) {
 		if (!strcmp(s, want))
 			return true;
 		s += strlen(s) + 1;
@@ -229,29 +233,35 @@ static bool block_fits(u32 off, u32 size, u32 total)
 	return (u64)off + size <= total;
 }
 
+/*
+ * A header field. The blob need not be 4-aligned (a test may place it
+ * anywhere), so no struct fdt_header is ever dereferenced.
+ */
+#define fdt_hdr(dtb, field) \
+	be32((const u8 *)(dtb) + offsetof(struct fdt_header, field))
+
 int fdt_parse(const void *dtb, struct boot_info *bi)
 {
-	const struct fdt_header *h = dtb;
 	struct cursor c;
-	u32 off_struct;
+	u32 total, off_struct;
 
 	memset(bi, 0, sizeof(*bi));
 	/* The header must fit before reading fields past totalsize. */
-	if (!dtb || be32(&h->magic) != FDT_MAGIC ||
-	    be32(&h->totalsize) < sizeof(*h))
+	if (!dtb || fdt_hdr(dtb, magic) != FDT_MAGIC ||
+	    fdt_hdr(dtb, totalsize) < sizeof(struct fdt_header))
 		return -EINVAL;
-	off_struct = be32(&h->off_dt_struct);
+	total = fdt_hdr(dtb, totalsize);
+	off_struct = fdt_hdr(dtb, off_dt_struct);
 	/* size_dt_struct, which bounds the walk, exists from version 17. */
-	if (be32(&h->version) < 17 || off_struct % 4 ||
-	    !block_fits(off_struct, be32(&h->size_dt_struct),
-			be32(&h->totalsize)) ||
-	    !block_fits(be32(&h->off_dt_strings), be32(&h->size_dt_strings),
-			be32(&h->totalsize)))
+	if (fdt_hdr(dtb, version) < 17 || off_struct % 4 ||
+	    !block_fits(off_struct, fdt_hdr(dtb, size_dt_struct), total) ||
+	    !block_fits(fdt_hdr(dtb, off_dt_strings),
+			fdt_hdr(dtb, size_dt_strings), total))
 		return -EINVAL;
 	c.p = (const u8 *)dtb + off_struct;
-	c.end = c.p + be32(&h->size_dt_struct);
-	c.strings = (const char *)dtb + be32(&h->off_dt_strings);
-	c.strings_size = be32(&h->size_dt_strings);
+	c.end = c.p + fdt_hdr(dtb, size_dt_struct);
+	c.strings = (const char *)dtb + fdt_hdr(dtb, off_dt_strings);
+	c.strings_size = fdt_hdr(dtb, size_dt_strings);
 	return walk(&c, bi);
 }
 

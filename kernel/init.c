@@ -1,7 +1,8 @@
 /*
  * init.c: what runs after the hardware is up. The kernel command line
- * chooses between the interactive shell and a selftest run that powers
- * off with the verdict (`-append selftest`).
+ * chooses between the interactive shell, a selftest run that powers
+ * off with the verdict (`-append selftest`), and the function graph
+ * frame-pointer test, which must panic (`-append fgraph_fp_test`).
  */
 #include "kernel.h"
 #include "init.h"
@@ -14,6 +15,7 @@
 #include "stop_machine.h"
 #include "vfs.h"
 #include "trace_init.h"
+#include "fgraph.h"
 
 void early_initcalls(void)
 {
@@ -34,6 +36,8 @@ void late_initcalls(void)
 	trace_init();			/* ring buffer, tracers, tracefs */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
+	else if (cmdline_has("fgraph_fp_test"))
+		t = kthread_create(fgraph_fp_test, NULL, "fp_test");
 	else
 		t = kthread_create(shell_main, NULL, "sh");
 	if (!t)

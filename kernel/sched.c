@@ -23,6 +23,7 @@ _Static_assert(offsetof(struct task, preempt_count) == TASK_PREEMPT_COUNT,
 
 extern void __switch_to(struct context *prev, struct context *next);
 extern void ret_from_fork(void);
+extern char boot_stack[];	/* head.S: THREAD_SIZE bytes */
 
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(runqueue);
@@ -32,6 +33,7 @@ static u64 jiffies_count;	/* written by CPU 0 only */
 static int tick_sleepers;
 static void (*task_create_hook)(struct task *t);
 static void (*task_free_hook)(struct task *t);
+static void (*switch_hook)(struct task *prev, struct task *next);
 
 static struct task boot_task = {
 	.comm = "swapper/0",
@@ -42,6 +44,13 @@ static struct task boot_task = {
 u64 jiffies(void)
 {
 	return jiffies_count;
+}
+
+/* Tracing saves each task's comm as it is switched in. */
+void sched_register_switch_hook(void (*fn)(struct task *prev,
+					  struct task *next))
+{
+	switch_hook = fn;
 }
 
 /* fgraph gives each task a ret_stack while it runs, freed at reaping. */
@@ -80,6 +89,8 @@ static notrace void __schedule(void)
 	next = pick_next(c);
 	if (next == prev)
 		return;
+	if (switch_hook)
+		switch_hook(prev, next);
 	c->curr = next;
 	next->cpu = c->id;
 	next->nr_switches++;
@@ -376,6 +387,7 @@ void sched_init(void)
 {
 	struct cpu *c = this_cpu();
 
+	boot_task.stack = boot_stack;
 	boot_task.cpu = c->id;
 	list_add_tail(&boot_task.tasks, &all_tasks);
 	c->curr = c->idle = &boot_task;

@@ -60,6 +60,20 @@ TARGET long ftrace_test_fib(long n)
 			   KEEP_CALL(ftrace_test_fib(n - 2));
 }
 
+/*
+ * Returns with its caller's frame pointer moved by delta, as a stack
+ * overwrite would: fgraph's frame-pointer test must catch it. Not a
+ * leaf, so its frame record is the usual {s0 at fp - 16, ra at fp - 8}.
+ */
+TARGET long ftrace_test_bad_frame(long delta)
+{
+	/* volatile: to GCC the saved s0 is not memory a C program owns. */
+	volatile unsigned long *fp = __builtin_frame_address(0);
+
+	fp[-2] += delta;
+	return KEEP_CALL(ftrace_test_target1(delta));
+}
+
 /* Recursion n deep, to run past the end of a ret_stack. */
 TARGET long ftrace_test_deep(long n)
 {

@@ -16,8 +16,8 @@ if ! command -v gdb-multiarch >/dev/null 2>&1; then
 fi
 qemu-system-riscv64 -machine virt -smp "$smp" -m "$mem" -bios default \
 	-kernel "$elf" -display none -monitor none \
-	-serial file:build/debug-console.log -s -S &
+	-serial tcp:localhost:4444,server=on,wait=off -s -S &
 qemu=$!
 trap 'kill $qemu 2>/dev/null' EXIT
-echo "debug.sh: console output goes to build/debug-console.log"
+echo "debug.sh: the shell's console is on localhost:4444 (telnet localhost 4444)"
 gdb-multiarch -q -x scripts/rvftrace.gdb "$elf"

@@ -1,14 +1,19 @@
 #!/bin/bash
 # deps.sh: check for what `make run` and `make test` need (the RISC-V
 # cross compiler, QEMU with its OpenSBI firmware, Python 3, a host C
-# compiler). As root, install whatever is missing with apt-get (Debian
-# 12); otherwise print the command that would and fail.
+# compiler), and for what they want: clang with its sanitizer and
+# libFuzzer runtimes, for the sanitized host tests and the fuzz targets.
+# As root, install whatever is missing with apt-get (Debian 12).
+# Otherwise print the command that would, and fail if something needed
+# is missing; without clang alone, say that those tests will be skipped.
 set -euo pipefail
 
 PACKAGES="gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-qemu-system-misc opensbi python3 gcc make"
+qemu-system-misc opensbi python3 gcc make clang libclang-rt-14-dev"
 # What QEMU's `-bios default` loads for -machine virt.
 FIRMWARE=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
+CLANG=${CLANG:-clang}
+HAVE_FUZZER="$(dirname "$0")/have_fuzzer.sh"
 
 missing() {
 	local tool
@@ -22,9 +27,18 @@ missing() {
 }
 
 need=$(missing)
-[ -z "$need" ] && exit 0
-echo "deps: missing:" $need >&2
+fuzzer=yes
+"$HAVE_FUZZER" "$CLANG" || fuzzer=
+[ -z "$need" ] && [ -n "$fuzzer" ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+	if [ -z "$need" ]; then
+		echo "deps: $CLANG cannot build sanitized libFuzzer binaries:" \
+		     "the sanitized host tests and fuzz targets will be" \
+		     "skipped. To run them:" >&2
+		echo "  sudo apt-get install -y clang libclang-rt-14-dev" >&2
+		exit 0
+	fi
+	echo "deps: missing:" $need >&2
 	echo "deps: install them with:" >&2
 	echo "  sudo apt-get update && sudo apt-get install -y $PACKAGES" >&2
 	exit 1
@@ -33,6 +47,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y $PACKAGES
 need=$(missing)
+"$HAVE_FUZZER" "$CLANG" || need="$need $CLANG (with libclang-rt-14-dev)"
 if [ -n "$need" ]; then
 	echo "deps: still missing after apt-get install:" $need >&2
 	exit 1

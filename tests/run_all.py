@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """run_all.py: every test of rvftrace, with one verdict line per test.
 
-    tests/run_all.py --build build [-j N] [host test binaries...]
+    tests/run_all.py --build build [-j N] [host tests...]
+                     [--fuzz fuzz targets... --fuzz-runs N]
 
-Runs (a) each host test binary, one result per KTAP `ok N`/`not ok N`
-line; (b) the in-kernel selftests, booted with `-append selftest` on 1
-and 4 CPUs, one result per case line; (c) each console test module
+Runs (a) each host test, a binary or a Python script (run by this
+Python), one result per KTAP `ok N`/`not ok N` line, named after its
+directory (host/, or host-asan/ for the same binaries under ASan and
+UBSan); (b) each libFuzzer target for a fixed number of runs from its
+seed corpus, one result each (fuzz/NAME); (c) the in-kernel selftests,
+booted with `-append selftest` on 1 and 4 CPUs, one result per case
+line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
-per test function. Independent QEMUs run in parallel. The last line is
-`N passed, N failed` (and `, N skipped`); the exit status is 1 if any
-test failed.
+per test function (a module may set SMP, APPEND and QEMU_ARGS for its
+kernel). Independent QEMUs run in parallel. A binary that
+was not built (no clang for the sanitized ones) is a skipped result.
+The last line is `N passed, N failed` (and `, N skipped`); the exit
+status is 1 if any test failed.
 """
 
 import argparse
@@ -27,12 +34,16 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONSOLE_DIR = os.path.join(ROOT, 'tests', 'console')
 sys.path.insert(0, CONSOLE_DIR)
-import harness  # noqa: E402  (found through the path set just above)
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'fuzz'))
+import harness  # noqa: E402  (found through the paths set just above)
+import run_fuzz  # noqa: E402
 
 SELFTEST_SMP = (1, 4)
 CONSOLE_SMP = (1, 4)
 SELFTEST_TIMEOUT = 240      # one boot runs every suite
 HOST_TIMEOUT = 120
+NOT_BUILT = ('# SKIP not built: needs clang and its sanitizer and libFuzzer '
+             'runtimes (Debian: clang libclang-rt-14-dev)')
 TAIL_LINES = 30
 
 # A KTAP result line; selftest cases are the ones indented 4 spaces.
@@ -53,7 +64,7 @@ def tail(text, lines=TAIL_LINES):
     return '\n'.join(text.splitlines()[-lines:])
 
 
-# --- (a) host test binaries ----------------------------------------------
+# --- (a) host tests, (b) fuzz targets ----------------------------------
 
 def ktap_results(lines, prefix, indent):
     """Results of the KTAP lines at one indent, each with the diagnostic
@@ -75,35 +86,52 @@ def ktap_results(lines, prefix, indent):
     return results
 
 
-def run_host_binary(path):
-    name = os.path.basename(path)
+def host_command(path):
+    if path.endswith('.py'):
+        return [sys.executable, os.path.abspath(path)]
+    return [os.path.abspath(path)]
+
+
+def run_host_test(path):
+    name = f'{os.path.basename(os.path.dirname(path))}/' \
+           f'{os.path.basename(path)}'
+    if not os.path.exists(path):
+        return [Result(name, 'skip', NOT_BUILT)]
     try:
-        proc = subprocess.run([os.path.abspath(path)], cwd=ROOT,
+        proc = subprocess.run(host_command(path), cwd=ROOT,
                               capture_output=True, text=True,
                               errors='replace', timeout=HOST_TIMEOUT)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors='replace') if e.stdout else ''
-        return [Result(f'host/{name}', 'not ok',
+        return [Result(name, 'not ok',
                        f'timed out after {HOST_TIMEOUT}s\n{tail(out)}')]
     lines = proc.stdout.splitlines()
-    results = ktap_results(lines, f'host/{name}/', 0)
+    results = ktap_results(lines, f'{name}/', 0)
     failed = any(r.status == 'not ok' for r in results)
     plans = [int(m[1]) for m in map(PLAN.match, lines) if m]
     output = tail(proc.stdout + proc.stderr)
     if proc.returncode != 0 and not failed:
-        results.append(Result(f'host/{name}', 'not ok',
+        results.append(Result(name, 'not ok',
                               f'exit status {proc.returncode}\n{output}'))
     elif plans and plans[0] != len(results):
-        results.append(Result(f'host/{name}', 'not ok',
+        results.append(Result(name, 'not ok',
                               f'planned {plans[0]} tests, ran '
                               f'{len(results)}\n{output}'))
     return results
 
 
-# --- (b) in-kernel selftests --------------------------------------------
+def run_fuzz_target(path, build, runs):
+    name = f'fuzz/{run_fuzz.target_name(path)}'
+    if not os.path.exists(path):
+        return [Result(name, 'skip', NOT_BUILT)]
+    r = run_fuzz.run(path, build, runs=runs)
+    return [Result(name, 'ok' if r.ok else 'not ok', r.details)]
 
-def selftest_cases(output, smp):
-    """One result per case line, named selftest/SUITE/CASE[smpN]."""
+
+# --- (c) in-kernel selftests --------------------------------------------
+
+def selftest_cases(output, tag):
+    """One result per case line, named selftest/SUITE/CASE[TAG]."""
     results, suite, block = [], '?', []
     for line in output.splitlines():
         m = SUBTEST.match(line)
@@ -116,13 +144,17 @@ def selftest_cases(output, smp):
             results += ktap_results(block, f'selftest/{suite}/', 4)
             block = []
     for r in results:
-        r.name += f'[smp{smp}]'
+        r.name += f'[{tag}]'
     return results, suite
 
 
-def run_selftests(build, smp):
+def run_selftests(build, smp, icount=False):
+    """One boot with -append selftest. Under -icount shift=0, rdinstret
+    counts instructions, so the cost tests run instead of skipping."""
+    tag = f'smp{smp}' + ('-icount' if icount else '')
     k = harness.Kernel(build, smp=smp, append='selftest',
-                       timeout=SELFTEST_TIMEOUT)
+                       timeout=SELFTEST_TIMEOUT,
+                       qemu_args=['-icount', 'shift=0'] if icount else ())
     problem = None
     try:
         k.launch()
@@ -131,9 +163,9 @@ def run_selftests(build, smp):
         status, problem = None, str(e)
     finally:
         k.close()
-    results, suite = selftest_cases(k.output, smp)
+    results, suite = selftest_cases(k.output, tag)
     failed = any(r.status == 'not ok' for r in results)
-    whole = f'selftest[smp{smp}]'
+    whole = f'selftest[{tag}]'
     if harness.CRASH.search(k.output):
         problem = f'crashed in suite {suite}:\n{k.tail()}'
     elif problem is None and '# Totals:' not in k.output:
@@ -145,7 +177,7 @@ def run_selftests(build, smp):
     return results
 
 
-# --- (c) console tests ---------------------------------------------------
+# --- (d) console tests ---------------------------------------------------
 
 def load_module(path, tag):
     spec = importlib.util.spec_from_file_location(
@@ -196,11 +228,12 @@ def run_console_module(path, smp):
     test left it dead or hung."""
     module = load_module(path, f'smp{smp}')
     append = getattr(module, 'APPEND', None)
+    qemu_args = getattr(module, 'QEMU_ARGS', ())
     results, k = [], None
     for test, fn in test_functions(module):
         name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
         if k is None:
-            k = harness.Kernel(smp=smp, append=append)
+            k = harness.Kernel(smp=smp, append=append, qemu_args=qemu_args)
             try:
                 k.start()
             except Exception as e:  # no QEMU, no kernel.elf, no prompt
@@ -229,16 +262,20 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_bins):
+def jobs(build, host_tests, fuzz_bins, fuzz_runs):
     """(function, args) for each independent piece of work: the QEMU
-    runs first, the quick host binaries last to fill the gaps."""
+    runs first, the quick host tests and fuzz runs last to fill the
+    gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
+    work.append((run_selftests, (build, 1, True)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((run_console_module, (path, smp)))
-    work += [(run_host_binary, (path,)) for path in host_bins]
+    work += [(run_host_test, (path,)) for path in host_tests]
+    work += [(run_fuzz_target, (path, build, fuzz_runs))
+             for path in fuzz_bins]
     return work
 
 
@@ -256,7 +293,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--build', default='build')
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
-    parser.add_argument('host_bins', nargs='*')
+    parser.add_argument('host_tests', nargs='*')
+    parser.add_argument('--fuzz', nargs='*', default=[], metavar='TARGET')
+    parser.add_argument('--fuzz-runs', type=int, default=50000)
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
@@ -265,7 +304,8 @@ def main():
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
-                   for fn, a in jobs(args.build, args.host_bins)]
+                   for fn, a in jobs(args.build, args.host_tests,
+                                     args.fuzz, args.fuzz_runs)]
         for future in futures:
             for result in future.result():
                 report(result)

@@ -10,31 +10,20 @@
 #include "kernel.h"
 #include "string.h"
 #include "shell.h"
-#include "vfs.h"
+#include "mm.h"
 #include "ftrace.h"
 #include "init.h"
 #include "kstrtox.h"
 #include "printf.h"
 #include "trace_targets.h"
+#include "sched.h"
+#include "smp.h"
+#include "time.h"
 #include "asm/csr.h"
 
 #define BATCH		1000
 #define BATCHES		20
 #define TRACING		"/sys/kernel/tracing/"
-
-/* Write a file as `echo` does: one write of the line, then close. */
-static int echo_to(const char *path, const char *line)
-{
-	char buf[128];
-	struct file *f;
-	int len = scnprintf(buf, sizeof(buf), "%s\n", line);
-	int ret = vfs_open(NULL, path, O_WRONLY | O_TRUNC, &f);
-
-	if (ret)
-		return ret;
-	ret = vfs_write(f, buf, len);
-	return vfs_close(f) ?: (ret < 0 ? ret : 0);
-}
 
 static u64 one_batch(void)
 {
@@ -119,31 +108,28 @@ static u64 switch_insns(const char *tracer)
 {
 	u64 start = rdinstret();
 
-	if (echo_to(TRACING "current_tracer", tracer))
+	if (sh_echo(TRACING "current_tracer", false, tracer))
 		return 0;
 	return rdinstret() - start;
 }
 
-static u64 read_bytes_stat(void)
+/* One number of per_cpu/cpuN/stats, e.g. field "bytes: ". */
+static u64 read_stat(int cpu, const char *field)
 {
-	char buf[512], *p, *end;
-	struct file *f;
-	ssize_t n;
+	char path[64], *stats, *p, *end;
 	unsigned long v = 0;
 
-	if (vfs_open(NULL, TRACING "per_cpu/cpu0/stats", O_RDONLY, &f))
+	snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+	stats = sh_read_file(path);
+	if (IS_ERR(stats))
 		return 0;
-	n = vfs_read(f, buf, sizeof(buf) - 1);
-	vfs_close(f);
-	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, "bytes: ");
-	if (p) {
-		p += 7;
-		end = strchr(p, '\n');
-		if (end)
-			end[1] = 0;
-		kstrtoul(p, 10, &v);
+	p = strstr(stats, field);
+	end = p ? strchr(p, '\n') : NULL;
+	if (end) {
+		*end = 0;
+		kstrtoul(p + strlen(field), 10, &v);
 	}
+	kfree(stats);
 	return v;
 }
 
@@ -151,27 +137,59 @@ static void bench_function(struct shell_out *out, u64 base)
 {
 	u64 sw, before;
 
-	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
 		return;
 	sw = switch_insns("function");
 	if (!sw)
 		return;
 	report_int(out, "switch_one_insns", sw);
-	echo_to(TRACING "trace", "");
-	before = read_bytes_stat();
+	sh_echo(TRACING "trace", false, "");
+	before = read_stat(0, "bytes: ");
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
-	       (read_bytes_stat() - before) * 100 / (BATCH * BATCHES));
-	echo_to(TRACING "tracing_on", "0");
+	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
+	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
-	echo_to(TRACING "tracing_on", "1");
-	echo_to(TRACING "current_tracer", "nop");
-	if (!echo_to(TRACING "current_tracer", "function_graph")) {
+	sh_echo(TRACING "tracing_on", false, "1");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	if (!sh_echo(TRACING "current_tracer", false, "function_graph")) {
 		report(out, "graph_insns_per_call", extra_per_call(base));
-		echo_to(TRACING "current_tracer", "nop");
+		sh_echo(TRACING "current_tracer", false, "nop");
+	}
+	sh_echo(TRACING "set_ftrace_filter", false, "");
+	sh_echo(TRACING "trace", false, "");
+}
+
+/*
+ * The function profiler on bench_target: fgraph's entry and return
+ * around each call, a hit counted at one and the time added at the
+ * other.
+ */
+static void bench_profile(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+		return;
+	if (!echo_to(TRACING "function_profile_enabled", "1")) {
+		report(out, "profile_insns_per_call", extra_per_call(base));
+		echo_to(TRACING "function_profile_enabled", "0");
 	}
 	echo_to(TRACING "set_ftrace_filter", "");
-	echo_to(TRACING "trace", "");
+}
+
+/*
+ * The stack tracer on bench_target: after the first call sets the
+ * maximum, each call only measures its depth.
+ */
+static void bench_stack(struct shell_out *out, u64 base)
+{
+	if (echo_to(TRACING "stack_trace_filter", "bench_target"))
+		return;
+	if (!echo_to("/proc/sys/kernel/stack_tracer_enabled", "1")) {
+		report(out, "stack_insns_per_call", extra_per_call(base));
+		echo_to("/proc/sys/kernel/stack_tracer_enabled", "0");
+	}
+	echo_to(TRACING "stack_trace_filter", "");
+	echo_to(TRACING "stack_max_size", "0");
 }
 
 /* nop -> function with no filter: every site at once. */
@@ -182,15 +200,83 @@ static void bench_patch_all(struct shell_out *out)
 	if (!sw)
 		return;
 	report(out, "patch_all_insns_per_site", sw * 100 / ftrace_nr_records());
-	echo_to(TRACING "current_tracer", "nop");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
+}
+
+static volatile bool writers_stop;
+
+static void writer_loop(void *arg)
+{
+	(void)arg;
+	while (!writers_stop)
+		bench_target(0);
+}
+
+/* Events the ring buffer took on every CPU: kept plus overwritten. */
+static u64 events_written(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += read_stat(cpu, "entries: ") + read_stat(cpu, "overrun: ");
+	return sum;
+}
+
+/* Events per second with n CPUs calling traced functions flat out. */
+static u64 events_per_sec(int n)
+{
+	struct task *t[NR_CPUS];
+	u64 t0, t1, before, after;
+	int i, started = 0;
+
+	sh_echo(TRACING "trace", false, "");
+	writers_stop = false;
+	for (i = 0; i < n; i++) {
+		t[started] = kthread_create_on_cpu(writer_loop, NULL, "writer", i);
+		if (t[started])
+			kthread_start(t[started++]);
+	}
+	before = events_written();
+	t0 = rdtime();
+	msleep(300);
+	after = events_written();
+	t1 = rdtime();
+	writers_stop = true;
+	for (i = 0; i < started; i++)
+		kthread_wait(t[i]);
+	return (after - before) * timebase_freq / (t1 - t0);
+}
+
+/*
+ * `bench smp`, without -icount (one host thread per hart): every
+ * function traced, 1, 2 and 4 CPUs writing. Per-CPU buffers should
+ * let the rate grow with the writers.
+ */
+static int bench_smp(struct shell_out *out)
+{
+	char key[32];
+	int n;
+
+	if (sh_echo(TRACING "current_tracer", false, "function"))
+		return 1;
+	for (n = 1; n <= nr_cpus && n <= 4; n *= 2) {
+		snprintf(key, sizeof(key), "events_per_sec_smp%d", n);
+		report_int(out, key, events_per_sec(n));
+	}
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
+	return 0;
 }
 
 static int cmd_bench(struct shell_out *out, int argc, char **argv)
 {
-	u64 base = loop_insns();
+	u64 base;
 
-	(void)argc, (void)argv;
+	if (argc == 2 && !strcmp(argv[1], "smp"))
+		return bench_smp(out);
+	base = loop_insns();
 	report_int(out, "sites", ftrace_nr_records());
 	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
 	report_int(out, "boot_insns_to_prompt", boot_instret);
@@ -202,8 +288,10 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 		return 0;
 	bench_trampoline(out, base);
 	bench_function(out, base);
+	bench_profile(out, base);
+	bench_stack(out, base);
 	bench_patch_all(out);
 	return 0;
 }
 SHELL_COMMAND("bench", cmd_bench,
-	      "measure tracing costs in instructions (under qemu -icount)");
+	      "tracing costs in instructions (under qemu -icount); bench smp: events/s");

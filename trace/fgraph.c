@@ -16,36 +16,62 @@
 #include "ftrace.h"
 #include "fgraph.h"
 #include "trace_clock.h"
+#include "shell.h"
+#include "asm/csr.h"
 
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
 bool ftrace_graph_active;
 static struct fgraph_ops *graph_ops_current;
 static unsigned long unbalanced;
+/*
+ * calltime and rettime: the trace's clock, so durations are in its
+ * units. NULL is the default, the time CSR, read inline.
+ */
+static u64 (*graph_clock)(void);
 
-static void fgraph_stub(unsigned long ip, unsigned long parent_ip,
-			struct ftrace_ops *op, struct ftrace_regs *fregs)
+static inline u64 fgraph_clock(void)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+	u64 (*clock)(void) = READ_ONCE(graph_clock);
+
+	return likely(!clock) ? rdtime() : clock();
 }
 
-/* Its own ops, so the sites it needs are counted like anyone's. */
+void ftrace_graph_set_clock(u64 (*clock)(void))
+{
+	if (clock == trace_clock_local_ticks)
+		clock = NULL;
+	WRITE_ONCE(graph_clock, clock);
+}
+
+/*
+ * Its own ops, so the sites it needs are counted like anyone's. Its
+ * function is the trampolines' one-instruction ftrace_stub: the work is
+ * done at ftrace_graph_call.
+ */
 static struct ftrace_ops graph_ops = {
-	.func = fgraph_stub,
+	.func = ftrace_stub,
 	.flags = FTRACE_OPS_FL_STUB,
 	.name = "fgraph",
 };
 
-int ftrace_push_return_trace(unsigned long ret, unsigned long func,
-			     unsigned long frame_pointer, unsigned long *retp)
+/*
+ * The entry and return paths run at every hooked call: their helpers
+ * are inlined into prepare_ftrace_return and ftrace_return_to_handler,
+ * so each path is one C function (see `bench` for what they cost).
+ */
+static __always_inline int ftrace_push_return_trace(struct task *t,
+						    unsigned long ret,
+						    unsigned long func,
+						    unsigned long frame_pointer,
+						    unsigned long *retp)
 {
-	struct task *t = current;
 	struct ftrace_ret_stack *rs;
 	int index;
 
-	if (!t->ret_stack)
+	if (unlikely(!t->ret_stack))
 		return -EBUSY;
-	if (t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH - 1) {
+	if (unlikely(t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH - 1)) {
 		t->trace_overrun++;
 		return -EBUSY;
 	}
@@ -55,37 +81,40 @@ int ftrace_push_return_trace(unsigned long ret, unsigned long func,
 	rs = &t->ret_stack[index];
 	rs->ret = ret;
 	rs->func = func;
-	rs->calltime = trace_clock_local();
+	rs->calltime = fgraph_clock();
 	rs->fp = frame_pointer;
 	rs->retp = retp;
 	return 0;
 }
 
-int function_graph_enter(unsigned long ret, unsigned long func,
-			 unsigned long frame_pointer, unsigned long *retp)
+static __always_inline int function_graph_enter(struct task *t,
+						unsigned long ret,
+						unsigned long func,
+						unsigned long frame_pointer,
+						unsigned long *retp)
 {
-	struct ftrace_graph_ent trace = { func, ++current->curr_ret_depth };
+	struct ftrace_graph_ent trace = { func, ++t->curr_ret_depth };
 
-	if (ftrace_push_return_trace(ret, func, frame_pointer, retp))
+	if (ftrace_push_return_trace(t, ret, func, frame_pointer, retp))
 		goto out;
 	if (!graph_ops_current->entryfunc(&trace))
 		goto out_ret;
 	return 0;
 out_ret:
-	current->curr_ret_stack--;
+	t->curr_ret_stack--;
 out:
-	current->curr_ret_depth--;
+	t->curr_ret_depth--;
 	return -EBUSY;
 }
 
 void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 			   unsigned long frame_pointer, unsigned long *retp)
 {
-	unsigned long old = *parent;
+	struct task *t = current;
 
-	if (unlikely(!ftrace_graph_active || current->tracing_graph_pause))
+	if (unlikely(!ftrace_graph_active || t->tracing_graph_pause))
 		return;
-	if (!function_graph_enter(old, self_addr, frame_pointer, retp))
+	if (!function_graph_enter(t, *parent, self_addr, frame_pointer, retp))
 		*parent = (unsigned long)return_to_handler;
 }
 
@@ -94,31 +123,34 @@ void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
  * be what it was at entry, or the stack was corrupted (or a compiler
  * broke the frame chain). Nowhere safe to return to: panic, naming it.
  */
-static void check_frame_pointer(struct ftrace_ret_stack *rs,
-				unsigned long frame_pointer)
+static noinline __noreturn void bad_frame_pointer(struct ftrace_ret_stack *rs,
+						  unsigned long frame_pointer)
 {
-	if (unlikely(rs->fp != frame_pointer)) {
-		ftrace_graph_stop();
-		panic("Bad frame pointer: expected %lx, received %lx\n"
-		      "  from func %ps return to %lx", rs->fp, frame_pointer,
-		      (void *)rs->func, rs->ret);
-	}
+	ftrace_graph_stop();
+	panic("Bad frame pointer: expected %lx, received %lx\n"
+	      "  from func %ps return to %lx", rs->fp, frame_pointer,
+	      (void *)rs->func, rs->ret);
 }
 
-void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
-			     unsigned long *ret, unsigned long frame_pointer)
+static noinline __noreturn void empty_ret_stack(struct task *t)
 {
-	struct task *t = current;
+	unbalanced++;
+	panic("ftrace: return with an empty ret_stack in %s-%d", t->comm,
+	      t->pid);
+}
+
+static __always_inline void
+ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
+			unsigned long *ret, unsigned long frame_pointer)
+{
 	int index = t->curr_ret_stack;
 	struct ftrace_ret_stack *rs;
 
-	if (unlikely(index < 0 || !t->ret_stack)) {
-		unbalanced++;
-		panic("ftrace: return with an empty ret_stack in %s-%d",
-		      t->comm, t->pid);
-	}
+	if (unlikely(index < 0 || !t->ret_stack))
+		empty_ret_stack(t);
 	rs = &t->ret_stack[index];
-	check_frame_pointer(rs, frame_pointer);
+	if (unlikely(rs->fp != frame_pointer))
+		bad_frame_pointer(rs, frame_pointer);
 	*ret = rs->ret;
 	trace->func = rs->func;
 	trace->calltime = rs->calltime;
@@ -127,19 +159,26 @@ void ftrace_pop_return_trace(struct ftrace_graph_ret *trace,
 	barrier();
 }
 
-/* return_to_handler comes here for the real return address. */
+/*
+ * return_to_handler comes here for the real return address. The depth
+ * goes down at the pop: an interrupt before the callback has written
+ * the return is drawn at the returning function's level (as in Linux;
+ * at entry, one between the push and the write is drawn a level deeper,
+ * before the call).
+ */
 unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
+	struct task *t = current;
 	struct ftrace_graph_ret trace;
 	unsigned long ret;
 
-	ftrace_pop_return_trace(&trace, &ret, frame_pointer);
-	trace.rettime = trace_clock_local();
+	ftrace_pop_return_trace(t, &trace, &ret, frame_pointer);
+	trace.rettime = fgraph_clock();
 	if (graph_ops_current)
 		graph_ops_current->retfunc(&trace);
 	/* Only now free the slot: the callback may itself be traced. */
 	barrier();
-	current->curr_ret_stack--;
+	t->curr_ret_stack--;
 	return ret;
 }
 
@@ -171,6 +210,19 @@ unsigned long fgraph_unbalanced_returns(void)
 {
 	return unbalanced;
 }
+
+/* `fgraph`: what the core holds per task, and whether it ever lost track. */
+static int cmd_fgraph(struct shell_out *out, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	sh_printf(out, "ret_stack: %d entries of %zu bytes per task\n",
+		  FTRACE_RETFUNC_DEPTH, sizeof(struct ftrace_ret_stack));
+	sh_printf(out, "unbalanced returns: %lu\n",
+		  fgraph_unbalanced_returns());
+	return 0;
+}
+SHELL_COMMAND("fgraph", cmd_fgraph,
+	      "the function graph core: ret_stack size, unbalanced returns");
 
 /* ---- ret_stack per task ------------------------------------------------ */
 
@@ -274,6 +326,8 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 		return ret;
 	}
 	graph_ops_current = gops;
+	graph_ops.func_hash = gops->func_hash ? gops->func_hash :
+						 &graph_ops.local_hash;
 	ftrace_graph_active = true;
 	ret = ftrace_startup_graph(&graph_ops, true);
 	if (ret) {

@@ -13,6 +13,7 @@
 #include "fgraph.h"
 #include "kallsyms.h"
 #include "trace_targets.h"
+#include "printk.h"
 
 #define WATCHDOG_ENTRIES	1000000
 
@@ -82,7 +83,7 @@ static void fib_call_tree(struct kunit *t)
 
 static void one_graph_at_a_time(struct kunit *t)
 {
-	struct fgraph_ops other = { count_entry, count_return };
+	struct fgraph_ops other = { count_entry, count_return, NULL };
 
 	reset_counts(NULL);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
@@ -184,6 +185,25 @@ static void watchdog_stops_runaway(struct kunit *t)
 	unregister_ftrace_graph(&counting_gops);
 	KUNIT_EXPECT_EQ(t, entries, 0);
 	KUNIT_EXPECT_TRUE(t, entries_seen > WATCHDOG_ENTRIES);
+}
+
+/*
+ * `-append fgraph_fp_test` runs this instead of the shell: a hooked
+ * function returns with a corrupted frame pointer, and the return must
+ * end in the panic that names it (HAVE_FUNCTION_GRAPH_FP_TEST). Its
+ * caller restores its own frame from sp, so if nothing panics it says
+ * so and powers off with a failure.
+ */
+void fgraph_fp_test(void *arg)
+{
+	(void)arg;
+	reset_counts(ftrace_test_bad_frame);
+	if (register_ftrace_graph(&counting_gops))
+		panic("fgraph_fp_test: cannot start graph tracing");
+	ftrace_test_bad_frame(0x100);
+	unregister_ftrace_graph(&counting_gops);
+	console_printf("fgraph_fp_test: the bad frame pointer went unseen\n");
+	machine_poweroff(1);
 }
 
 SELFTEST_SUITE(fgraph,

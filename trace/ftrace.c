@@ -31,9 +31,6 @@
 #define FTRACE_START_FUNC_RET		(1 << 2)
 #define FTRACE_STOP_FUNC_RET		(1 << 3)
 
-/* Recursion bits of the list function, apart from the callbacks' own. */
-#define TRACE_LIST_START	TRACE_CTX_MAX
-
 struct ftrace_page {
 	struct ftrace_page *next;
 	struct dyn_ftrace *records;
@@ -42,26 +39,20 @@ struct ftrace_page {
 
 extern unsigned long __start_mcount_loc[], __stop_mcount_loc[];
 
-static void ftrace_stub_func(unsigned long ip, unsigned long parent_ip,
-			     struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
-}
-
 DEFINE_MUTEX(ftrace_lock);
 struct ftrace_ops ftrace_list_end = {
-	.func = ftrace_stub_func,
+	.func = ftrace_stub,
 	.flags = FTRACE_OPS_FL_STUB,
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
 struct ftrace_ops *function_trace_op = &ftrace_list_end;
-ftrace_func_t ftrace_trace_function = ftrace_stub_func;
+ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
-static ftrace_func_t saved_ftrace_func = ftrace_stub_func;
+static ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;
@@ -438,7 +429,7 @@ static void update_ftrace_function(void)
 
 	set_function_trace_op = first;
 	if (!ftrace_enabled || first == &ftrace_list_end) {
-		func = ftrace_stub_func;
+		func = ftrace_stub;
 	} else if (first->next == &ftrace_list_end) {
 		func = first->func;
 	} else {
@@ -745,8 +736,8 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 	m.g.search = search;
 	m.g.len = strlen(search);
 	m.remove = not;
-	if (!m.g.len)
-		return -EINVAL;
+	if (!m.g.len && m.g.type == MATCH_FULL)
+		return -EINVAL;		/* `*` alone is every function */
 	ret = collect_matches(hash, &m);
 	if (ret)
 		return ret;
@@ -754,9 +745,49 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 }
 
 /*
- * Install a new filter or notrace hash on ops. A registered ops gets it
- * inside the stop_machine of the site update, after ftrace_call has gone
- * to the list function: the old sites and the new hash never meet.
+ * The enabled ops that use these hashes: ops itself, and others that
+ * share them (fgraph's, which follows set_ftrace_filter as in Linux).
+ * The ops list holds exactly the enabled ops.
+ */
+static bool hash_in_use(struct ftrace_ops_hash *h)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op->func_hash == h)
+			return true;
+	return false;
+}
+
+static int ipmodify_check_users(struct ftrace_ops_hash *h,
+				const struct ftrace_hash *filter)
+{
+	struct ftrace_ops *op;
+	int ret = 0;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end && !ret;
+	     op = op->next)
+		if (op->func_hash == h)
+			ret = ftrace_hash_ipmodify_check(op, filter);
+	return ret;
+}
+
+static void rec_update_users(struct ftrace_ops_hash *h,
+			     const struct ftrace_hash *filter,
+			     const struct ftrace_hash *notrace_hash, bool inc)
+{
+	struct ftrace_ops *op;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op->func_hash == h)
+			__ftrace_hash_rec_update(op, filter, notrace_hash, inc);
+}
+
+/*
+ * Install a new filter or notrace hash on ops. When an enabled ops uses
+ * it, the hash changes inside the stop_machine of the site update,
+ * after ftrace_call has gone to the list function: the old sites and
+ * the new hash never meet.
  */
 static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 					   struct ftrace_hash **dst,
@@ -768,19 +799,19 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 	struct ftrace_update u = { 0 };
 	int ret;
 
-	if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
+	if (!hash_in_use(h)) {
 		*dst = hash;
 		free_ftrace_hash(old);
 		return 0;
 	}
 	if (filter) {
-		ret = ftrace_hash_ipmodify_check(ops, hash);
+		ret = ipmodify_check_users(h, hash);
 		if (ret)
 			return ret;
 	}
-	__ftrace_hash_rec_update(ops, h->filter_hash, h->notrace_hash, false);
-	__ftrace_hash_rec_update(ops, filter ? hash : h->filter_hash,
-				 filter ? h->notrace_hash : hash, true);
+	rec_update_users(h, h->filter_hash, h->notrace_hash, false);
+	rec_update_users(h, filter ? hash : h->filter_hash,
+			 filter ? h->notrace_hash : hash, true);
 	u.command = FTRACE_UPDATE_CALLS;
 	if (ftrace_trace_function != ftrace_ops_list_func)
 		u.command |= FTRACE_UPDATE_TRACE_FUNC;

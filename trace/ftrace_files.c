@@ -1,13 +1,16 @@
 /*
  * ftrace_files.c: the tracefs files of dynamic ftrace (Linux's
  * ftrace_init_tracefs): set_ftrace_filter and set_ftrace_notrace,
+ * function_graph's set_graph_function and set_graph_notrace,
  * available_filter_functions, enabled_functions, dyn_ftrace_total_info,
- * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled.
+ * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled; and, for other
+ * ops, filter files like set_ftrace_filter (the stack tracer's
+ * stack_trace_filter).
  *
  * A filter file gathers a write's words into a copy of the hash and
- * installs it at close (Linux's ftrace_regex_write/_release). Opening
- * with O_TRUNC (`>`) starts from an empty hash, else (`>>`) from the
- * current one. A word ended by whitespace is applied at once, so a bad
+ * installs it at close (Linux's ftrace_regex_write/_release). Only
+ * set_ftrace_filter takes FUNC:cmd commands. Opening with O_TRUNC (`>`)
+ * starts from an empty hash, else (`>>`) from the current one. A word ended by whitespace is applied at once, so a bad
  * one fails the write (-EINVAL); a word at the very end of the data is
  * applied at close, where an error cannot be reported. Unlike Linux, a
  * write that failed leaves the hash as it was even after `>`.
@@ -22,14 +25,57 @@
 
 #define TOKEN_MAX	(KSYM_NAME_LEN + 64)
 
+/*
+ * The hash a filter file edits, and how it reads when empty: one of an
+ * ops' two (global_trace's, or the stack tracer's for
+ * stack_trace_filter), or one of function_graph's.
+ */
+struct ftrace_filter_file {
+	bool graph;			/* function_graph's, else ops' */
+	bool is_notrace;		/* the notrace hash, else the filter */
+	bool commands;			/* FUNC:cmd words and their listing */
+	const char *empty;
+	struct ftrace_ops *ops;
+};
+
+#define ALL_ENABLED	"#### all functions enabled ####\n"
+#define NONE_DISABLED	"#### no functions disabled ####\n"
+
+static const struct ftrace_filter_file set_ftrace_filter = {
+	false, false, true, ALL_ENABLED, &global_trace.ops };
+static const struct ftrace_filter_file set_ftrace_notrace = {
+	false, true, false, NONE_DISABLED, &global_trace.ops };
+static const struct ftrace_filter_file set_graph_function = {
+	true, false, false, ALL_ENABLED, NULL };
+static const struct ftrace_filter_file set_graph_notrace = {
+	true, true, false, NONE_DISABLED, NULL };
+
 struct ftrace_regex_iter {
+	const struct ftrace_filter_file *ff;
 	struct ftrace_hash *hash;	/* being built, when writing */
 	struct seq_buf seq;		/* the listing, when reading */
 	char token[TOKEN_MAX];		/* a word not yet ended */
 	size_t tlen;
 	int error;
-	bool filter;			/* set_ftrace_filter, else notrace */
 };
+
+/* A copy of the file's hash to edit; NULL when out of memory. */
+static struct ftrace_hash *ff_copy(const struct ftrace_filter_file *ff)
+{
+	if (ff->graph)
+		return ftrace_graph_hash_copy(ff->is_notrace);
+	return ftrace_ops_hash_copy(ff->ops, !ff->is_notrace);
+}
+
+/* At close, where an error cannot be reported any more. */
+static void ff_install(const struct ftrace_filter_file *ff,
+		       struct ftrace_hash *hash)
+{
+	if (ff->graph)
+		ftrace_graph_set_hash(hash, ff->is_notrace);
+	else
+		ftrace_ops_set_hash(ff->ops, hash, !ff->is_notrace);
+}
 
 struct hash_show {
 	struct seq_buf *s;
@@ -46,36 +92,35 @@ static int show_rec_in_hash(struct dyn_ftrace *rec, void *data)
 }
 
 /* The functions of the hash in address order, then the probes. */
-static void ftrace_regex_show(struct seq_buf *s, bool filter)
+static void ftrace_regex_show(struct seq_buf *s,
+			      const struct ftrace_filter_file *ff)
 {
-	struct ftrace_hash *hash = ftrace_ops_hash_copy(&global_trace.ops,
-							filter);
+	struct ftrace_hash *hash = ff_copy(ff);
 	struct hash_show h = { s, hash };
 
 	if (ftrace_hash_empty(hash))
-		seq_puts(s, filter ? "#### all functions enabled ####\n" :
-				     "#### no functions disabled ####\n");
+		seq_puts(s, ff->empty);
 	else
 		ftrace_for_each_rec(show_rec_in_hash, &h);
 	free_ftrace_hash(hash);
-	if (filter)
+	if (ff->commands)
 		ftrace_probes_show(&global_trace, s);
 }
 
 static int ftrace_regex_open(struct inode *inode, struct file *file)
 {
 	struct ftrace_regex_iter *iter = kzalloc(sizeof(*iter));
-	bool filter = inode->private != NULL;
+	const struct ftrace_filter_file *ff = inode->private;
 	int acc = file->flags & O_ACCMODE;
 
 	if (!iter)
 		return -ENOMEM;
-	iter->filter = filter;
+	iter->ff = ff;
 	if (acc != O_WRONLY && !seq_init(&iter->seq, 256))
-		ftrace_regex_show(&iter->seq, filter);
+		ftrace_regex_show(&iter->seq, ff);
 	if (acc != O_RDONLY)
 		iter->hash = (file->flags & O_TRUNC) ? alloc_ftrace_hash(4) :
-			     ftrace_ops_hash_copy(&global_trace.ops, filter);
+			     ff_copy(ff);
 	if ((acc != O_WRONLY && !iter->seq.buf) ||
 	    (acc != O_RDONLY && !iter->hash)) {
 		seq_free(&iter->seq);
@@ -94,7 +139,7 @@ static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
 	return seq_read(&iter->seq, file, buf, n);
 }
 
-/* One word: a glob for the hash, or (filter only) FUNC:cmd[:N]. */
+/* One word: a glob for the hash, or (set_ftrace_filter) FUNC:cmd[:N]. */
 static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 {
 	int ret;
@@ -102,7 +147,7 @@ static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 	iter->token[iter->tlen] = 0;
 	iter->tlen = 0;
 	if (strchr(iter->token, ':'))
-		return iter->filter ?
+		return iter->ff->commands ?
 		       ftrace_process_command(&global_trace, iter->token) :
 		       -EINVAL;
 	ret = ftrace_match_records(iter->hash, iter->token,
@@ -117,8 +162,9 @@ static ssize_t ftrace_regex_write(struct file *file, const char *buf,
 	size_t i;
 	int ret;
 
+	/* A NUL ends a word too, as in Linux's trace_get_user(). */
 	for (i = 0; i < n; i++) {
-		if (!trace_isspace(buf[i])) {
+		if (buf[i] && !trace_isspace(buf[i])) {
 			if (iter->tlen >= TOKEN_MAX - 1)
 				return iter->error = -EINVAL;
 			iter->token[iter->tlen++] = buf[i];
@@ -139,7 +185,7 @@ static int ftrace_regex_release(struct inode *inode, struct file *file)
 	if (iter->tlen && !iter->error)
 		iter->error = ftrace_process_regex(iter);
 	if (iter->hash && !iter->error)
-		ftrace_ops_set_hash(&global_trace.ops, iter->hash, iter->filter);
+		ff_install(iter->ff, iter->hash);
 	else
 		free_ftrace_hash(iter->hash);
 	seq_free(&iter->seq);
@@ -153,6 +199,23 @@ static const struct file_operations ftrace_filter_fops = {
 	.write = ftrace_regex_write,
 	.release = ftrace_regex_release,
 };
+
+/* A set_ftrace_filter for another ops (Linux's stack_trace_filter). */
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops)
+{
+	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
+	struct inode *inode;
+
+	if (!ff)
+		return NULL;
+	*ff = (struct ftrace_filter_file){ false, false, false, ALL_ENABLED,
+					   ops };
+	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
+	if (!inode)
+		kfree(ff);
+	return inode;
+}
 
 /* ---- listings -------------------------------------------------------------- */
 
@@ -284,9 +347,13 @@ static int ftrace_enabled_store(char *buf, struct file *file, long data)
 void ftrace_create_files(struct inode *dir)
 {
 	vfs_create(dir, "set_ftrace_filter", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)1);
+		   &ftrace_filter_fops, (void *)&set_ftrace_filter);
 	vfs_create(dir, "set_ftrace_notrace", S_IFREG | 0644,
-		   &ftrace_filter_fops, NULL);
+		   &ftrace_filter_fops, (void *)&set_ftrace_notrace);
+	vfs_create(dir, "set_graph_function", S_IFREG | 0644,
+		   &ftrace_filter_fops, (void *)&set_graph_function);
+	vfs_create(dir, "set_graph_notrace", S_IFREG | 0644,
+		   &ftrace_filter_fops, (void *)&set_graph_notrace);
 	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
 		   NULL);
 	create_simple(dir, "available_filter_functions",

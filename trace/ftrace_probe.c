@@ -32,7 +32,6 @@ struct ftrace_func_probe {
 };
 
 static DEFINE_MUTEX(probe_lock);
-static struct ftrace_func_command *commands;
 
 static long *probe_count_find(struct ftrace_func_probe *probe,
 			      unsigned long ip)
@@ -68,7 +67,6 @@ static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	trace_save_cmdline_fast(probe->tr);
 	count = probe->probe_ops->counted ? probe_count_find(probe, ip) : NULL;
 	if (!probe->probe_ops->counted || count)
 		probe->probe_ops->func(ip, parent_ip, probe->tr,
@@ -312,38 +310,4 @@ void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s)
 		free_ftrace_hash(hash);
 	}
 	mutex_unlock(&probe_lock);
-}
-
-int register_ftrace_command(struct ftrace_func_command *cmd)
-{
-	struct ftrace_func_command *c;
-
-	for (c = commands; c; c = c->next)
-		if (!strcmp(c->name, cmd->name))
-			return -EBUSY;
-	cmd->next = commands;
-	commands = cmd;
-	return 0;
-}
-
-/*
- * A set_ftrace_filter token with a colon: [!]FUNC:cmd[:param]. An
- * unknown command is -EINVAL, as is an empty function.
- */
-int ftrace_process_command(struct trace_array *tr, char *token)
-{
-	bool remove = token[0] == '!';
-	char *func = token + remove, *cmd = strchr(func, ':'), *param;
-	struct ftrace_func_command *c;
-
-	*cmd++ = 0;
-	param = strchr(cmd, ':');
-	if (param)
-		*param++ = 0;
-	if (!*func)
-		return -EINVAL;
-	for (c = commands; c; c = c->next)
-		if (!strcmp(c->name, cmd))
-			return c->func(tr, func, strlen(func), param, remove);
-	return -EINVAL;
 }

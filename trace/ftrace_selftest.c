@@ -269,6 +269,8 @@ static void glob_forms(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, glob_count("*test_targ*"), 3);
 	KUNIT_EXPECT_EQ(t, glob_count("ftrace_test_target[12]"), 2);
 	KUNIT_EXPECT_EQ(t, glob_count("no_such_function_xyz"), -EINVAL);
+	KUNIT_EXPECT_EQ(t, glob_count("*"), ftrace_nr_records());
+	KUNIT_EXPECT_EQ(t, glob_count("!"), -EINVAL);
 	ftrace_match_records(h, "ftrace_test_target*", 19);
 	ftrace_match_records(h, "!ftrace_test_target2", 20);
 	KUNIT_EXPECT_EQ(t, h->count, 2);

@@ -14,6 +14,7 @@
 #include "printk.h"
 #include "stop_machine.h"
 #include "asm/insn.h"
+#include "printf.h"
 
 static const struct {
 	const char *name;
@@ -111,13 +112,23 @@ static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
 SHELL_COMMAND("patchsite", cmd_patchsite,
 	      "show a function's ftrace site, or a trampoline's call");
 
+/* An instruction's text, with the function a jal goes to. */
+static void insn_text(u32 insn, unsigned long ip, char *buf, size_t size)
+{
+	int n = riscv_disasm(&insn, ip, buf, size) ? (int)strlen(buf) : 0;
+
+	if (riscv_insn_is_jal(insn))
+		scnprintf(buf + n, size - n, " <%ps>",
+			  (void *)riscv_insn_jal_target(ip, insn));
+}
+
 /* Runs inside stop_machine: the console is polled, so it can print. */
 static void log_patch(unsigned long ip, u32 old, u32 new)
 {
-	char a[48], b[48];
+	char a[96], b[96];
 
-	riscv_disasm(&old, ip, a, sizeof(a));
-	riscv_disasm(&new, ip, b, sizeof(b));
+	insn_text(old, ip, a, sizeof(a));
+	insn_text(new, ip, b, sizeof(b));
 	console_printf("ftrace_debug: round %lu %pS: %08x %s -> %08x %s\n",
 		       stop_machine_rounds() + 1, (void *)ip, old, a, new, b);
 }

@@ -9,7 +9,9 @@
 #include "mm.h"
 #include "smp.h"
 #include "printk.h"
+#include "time.h"
 #include "trace_clock.h"
+#include "fgraph.h"
 #include "trace.h"
 
 /* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
@@ -17,6 +19,7 @@
 
 DEFINE_MUTEX(trace_types_lock);
 static struct tracer *trace_types;
+unsigned long tracing_thresh;
 
 struct trace_array global_trace = {
 	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_ANNOTATE |
@@ -206,7 +209,10 @@ u64 trace_clock_to_ns(struct trace_array *tr, u64 ts)
 						  ts;
 }
 
-/* A new clock makes old time stamps meaningless: empty the buffer too. */
+/*
+ * A new clock makes old time stamps meaningless: empty the buffer too.
+ * function_graph's durations follow the same clock.
+ */
 int tracing_set_clock(struct trace_array *tr, const char *name)
 {
 	int i;
@@ -219,9 +225,23 @@ int tracing_set_clock(struct trace_array *tr, const char *name)
 	mutex_lock(&trace_types_lock);
 	tr->clock_id = i;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
+	ftrace_graph_set_clock(trace_clocks[i].func);
 	tracing_reset_online_cpus(tr);
 	mutex_unlock(&trace_types_lock);
 	return 0;
+}
+
+/* tracing_thresh, written in us (Linux's tracing_thresh_write). */
+int tracing_set_thresh(struct trace_array *tr, unsigned long usecs)
+{
+	int ret = 0;
+
+	mutex_lock(&trace_types_lock);
+	tracing_thresh = usecs * NSEC_PER_USEC;
+	if (tr->current_trace->update_thresh)
+		ret = tr->current_trace->update_thresh(tr);
+	mutex_unlock(&trace_types_lock);
+	return ret;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -299,4 +319,5 @@ void trace_init(void)
 	if (register_ftrace_commands())
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
+	tracing_start_cmdline_record();
 }

@@ -20,6 +20,8 @@ enum trace_type {
 	TRACE_FN = 1,
 	TRACE_STACK,
 	TRACE_PRINT,
+	TRACE_GRAPH_ENT,
+	TRACE_GRAPH_RET,
 };
 
 #define TRACE_FLAG_IRQS_OFF	0x1
@@ -89,13 +91,34 @@ struct print_entry {
 };
 
 /*
+ * function_graph's events (Linux's ftrace_graph_ent_entry and
+ * ftrace_graph_ret_entry, 32 and 52 bytes with their header): 16 and 24
+ * bytes here. A return keeps the duration, in trace clock units, not
+ * both times: its own time stamp is the return's time.
+ */
+struct ftrace_graph_ent_entry {
+	struct trace_entry ent;
+	u32 func;
+	u32 depth;
+};
+
+/* Event data is 4-byte aligned: GCC then accesses this as two words. */
+typedef u64 u64_a4 __aligned(4);
+
+struct ftrace_graph_ret_entry {
+	struct trace_entry ent;
+	u32 func;
+	u32 depth;
+	u64_a4 duration;
+};
+
+/*
  * The context word of an event recorded now, without its type.
  * dec: preemption levels the tracing path itself added (the trampoline
  * raised preempt_count by one), so the depth shows the traced code's.
  */
-static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
 {
-	struct task *t = current;
 	unsigned int pc = t->preempt_count;
 	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
 	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
@@ -107,6 +130,11 @@ static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 		flags |= TRACE_FLAG_HARDIRQ;
 	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
 	       flags << TRACE_CTX_FLAGS_SHIFT;
+}
+
+static inline u32 tracing_gen_ctx_dec(unsigned int dec)
+{
+	return __tracing_gen_ctx_dec(current, dec);
 }
 
 /* ---- options (trace_options, options/) -------------------------------- */
@@ -144,11 +172,28 @@ struct tracer_flags {
 /* ---- tracers and the trace array --------------------------------------- */
 
 struct trace_array;
+struct trace_iterator;
 
+/* What a tracer's print_line did with an entry (Linux's print_line_t). */
+enum print_line_t {
+	TRACE_TYPE_HANDLED,
+	TRACE_TYPE_UNHANDLED,		/* print it the default way */
+};
+
+/*
+ * A tracer. Only init and reset are required; the others, as in Linux,
+ * let it keep state per open trace file (open, close), print its own
+ * header and lines, and follow tracing_thresh.
+ */
 struct tracer {
 	const char *name;
 	int (*init)(struct trace_array *tr);
 	void (*reset)(struct trace_array *tr);
+	void (*open)(struct trace_iterator *iter);
+	void (*close)(struct trace_iterator *iter);
+	void (*print_header)(struct trace_iterator *iter);
+	enum print_line_t (*print_line)(struct trace_iterator *iter);
+	int (*update_thresh)(struct trace_array *tr);
 	struct tracer_flags *flags;
 	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
 			int set);
@@ -177,6 +222,7 @@ struct trace_array {
 
 extern struct trace_array global_trace;
 extern struct mutex trace_types_lock;
+extern unsigned long tracing_thresh;	/* ns; 0: off */
 
 /* Words of a tracefs write, split in place at whitespace. */
 static inline bool trace_isspace(char c)
@@ -213,6 +259,7 @@ void tracing_reset_online_cpus(struct trace_array *tr);
 int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu);
 int tracing_set_clock(struct trace_array *tr, const char *name);
+int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
 bool trace_clock_in_ns(struct trace_array *tr);
@@ -225,13 +272,67 @@ int trace_nr_cpus(void);
 void tracing_stop_tr(struct trace_array *tr);
 void tracing_start_tr(struct trace_array *tr);
 
+/*
+ * trace_functions_graph.c: the function_graph tracer. Its options,
+ * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
+ */
+enum {
+	TRACE_GRAPH_PRINT_CPU		= 0x2,
+	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
+	TRACE_GRAPH_PRINT_PROC		= 0x8,
+	TRACE_GRAPH_PRINT_DURATION	= 0x10,
+	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
+	TRACE_GRAPH_PRINT_IRQS		= 0x80,
+	TRACE_GRAPH_PRINT_TAIL		= 0x100,
+};
+
+extern unsigned int fgraph_max_depth;
+void ftrace_graph_set_max_depth(unsigned int depth);
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
+
+/* trace_graph_output.c: function_graph's text */
+void graph_trace_open(struct trace_iterator *iter);
+void graph_trace_close(struct trace_iterator *iter);
+void print_graph_headers(struct trace_iterator *iter);
+enum print_line_t print_graph_function(struct trace_iterator *iter);
+void trace_print_graph_duration(u64 duration, struct seq_buf *s);
+
 /* trace_functions.c */
-void trace_function(struct trace_array *tr, unsigned long ip,
-		    unsigned long parent_ip, u32 trace_ctx);
 int register_ftrace_commands(void);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
+
+/* ftrace_profile.c: the function profiler, per CPU */
+struct ftrace_profile {
+	struct ftrace_profile *next;	/* in its hash chain */
+	unsigned long ip;
+	unsigned long counter;		/* hits */
+	unsigned long long time;	/* entry to return, summed (clock units) */
+	unsigned long long time_squared;
+};
+
+int ftrace_profile_set_enabled(bool enable);
+const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip);
+void ftrace_profile_tracefs(struct inode *dir);
+
+/* trace_stack.c: the stack tracer */
+#define STACK_TRACE_ENTRIES	500
+
+/* The deepest stack seen: a return address and its depth per row. */
+struct stack_trace_copy {
+	unsigned long max_size;		/* stack_max_size */
+	unsigned int nr_entries;
+	unsigned long dump_trace[STACK_TRACE_ENTRIES];
+	unsigned int index[STACK_TRACE_ENTRIES];	/* depth, in bytes */
+};
+
+extern struct ftrace_ops stack_trace_ops;
+int stack_trace_sysctl(int enable);
+void stack_trace_copy(struct stack_trace_copy *c);
+void stack_trace_set_max(unsigned long size);
+void stack_trace_init(struct inode *dir);
 
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
@@ -239,16 +340,8 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 
 /* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
 void tracing_record_cmdline(struct task *t);
+void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
-static inline void trace_save_cmdline_fast(struct trace_array *tr)
-{
-	extern int trace_cmdline_last_pid[NR_CPUS];
-	struct task *t = current;
-
-	if (unlikely(trace_cmdline_last_pid[this_cpu()->id] != t->pid) &&
-	    (tr->trace_flags & TRACE_ITER_RECORD_CMD))
-		tracing_record_cmdline(t);
-}
 
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
@@ -283,7 +376,8 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 /* Linux's struct trace_iterator: one open trace or trace_pipe. */
 struct trace_iterator {
 	struct trace_array *tr;
-	const char *tracer_name;	/* the tracer when opened */
+	struct tracer *trace;		/* the tracer when opened */
+	void *private;			/* the tracer's, from open to close */
 	int cpu_file;			/* a CPU or RING_BUFFER_ALL_CPUS */
 	bool consume;			/* trace_pipe */
 	struct ring_buffer_iter *buffer_iter[NR_CPUS];
@@ -305,12 +399,15 @@ struct trace_iterator {
 struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
 					  int *ent_cpu, u64 *ent_ts);
 bool trace_empty(struct trace_iterator *iter);
+struct trace_entry *trace_iter_peek_cpu(struct trace_iterator *iter);
+void trace_iter_skip_cpu(struct trace_iterator *iter);
 void get_total_entries(struct trace_array *tr, unsigned long *total,
 		       unsigned long *entries);
 
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
-void trace_default_header(struct trace_iterator *iter);
+void trace_print_header(struct trace_iterator *iter);
+char trace_find_mark(unsigned long long d);
 void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 		      unsigned long sym_flags);
 
@@ -347,6 +444,8 @@ struct inode *create_simple(struct inode *dir, const char *name,
 			    int (*store)(char *buf, struct file *file, long data),
 			    long data);
 void ftrace_create_files(struct inode *dir);
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
 
 #endif

@@ -14,11 +14,6 @@
 static u64 global_last;
 static u64 counter;
 
-u64 trace_clock_local(void)
-{
-	return ktime_get_ns();
-}
-
 /*
  * What the ring buffer stores for the `local` clock: raw time CSR ticks
  * cost one instruction to read (ring_buffer.c reads them inline) and

@@ -21,50 +21,65 @@ static const struct tracer_opt func_opts[] = {
 static struct tracer_flags func_flags = { 0, func_opts };
 
 /* Record one call. Preemption is off (the trampoline's). */
-void trace_function(struct trace_array *tr, unsigned long ip,
-		    unsigned long parent_ip, u32 trace_ctx)
+static inline void trace_function(struct trace_array *tr, unsigned long ip,
+				  unsigned long parent_ip, u32 trace_ctx)
 {
-	struct trace_buffer *buffer = tr->buffer;
-	struct ring_buffer_event *event;
-	struct ftrace_entry *entry;
+	struct ftrace_entry entry = {
+		.ent.ctx = trace_ctx | TRACE_FN,
+		.ip = ip,
+		.parent_ip = parent_ip,
+	};
 
-	event = ring_buffer_lock_reserve(buffer, sizeof(*entry));
-	if (unlikely(!event))
-		return;
-	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = trace_ctx | TRACE_FN;
-	entry->ip = ip;
-	entry->parent_ip = parent_ip;
-	ring_buffer_unlock_commit(buffer);
+	ring_buffer_write(tr->buffer, sizeof(entry), &entry);
 }
 
-static noinline void __function_trace_call(struct trace_array *tr,
-					   unsigned long ip,
-					   unsigned long parent_ip)
+/*
+ * Only the task and its recursion bit live across the one call: a
+ * small frame, and no frame record (s0 keeps pointing at the
+ * trampoline's, which names the traced function and its caller).
+ * current is read once (each read is two loads).
+ */
+static noinline __attribute__((optimize("omit-frame-pointer"))) void
+__function_trace_call(struct trace_array *tr, unsigned long ip,
+		      unsigned long parent_ip)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	struct task *t = current;
+	int bit = __ftrace_test_recursion_trylock(t);
 
 	if (unlikely(bit < 0))
 		return;
-	trace_save_cmdline_fast(tr);
+	trace_function(tr, ip, parent_ip, __tracing_gen_ctx_dec(t, 1));
+	__ftrace_test_recursion_unlock(t, bit);
+}
+
+/* set_ftrace_pid is in force: the pid test comes first. */
+static noinline void function_trace_call_pid(struct trace_array *tr,
+					     unsigned long ip,
+					     unsigned long parent_ip)
+{
 	if (!ftrace_pid_ignored(tr))
-		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
-	ftrace_test_recursion_unlock(bit);
+		__function_trace_call(tr, ip, parent_ip);
 }
 
 /*
  * The callback of every traced call, with preemption already off. With
- * tracing_on 0 it stops after two loads. The recursion guard turns away
+ * tracing_on 0 it stops after two loads; a leaf or a tail call, it
+ * needs no frame of its own. The recursion guard turns away
  * calls made from inside the tracer. Costs: fn_test_cost
  * (trace/trace_functions_test.c) measures them under -icount.
  */
-static void function_trace_call(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __attribute__((optimize("omit-frame-pointer"))) void
+function_trace_call(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 
 	(void)fregs;
-	if (likely(ring_buffer_recording(tr->buffer)))
+	if (unlikely(!ring_buffer_recording(tr->buffer)))
+		return;
+	if (unlikely(READ_ONCE(tr->function_pids)))
+		function_trace_call_pid(tr, ip, parent_ip);
+	else
 		__function_trace_call(tr, ip, parent_ip);
 }
 
@@ -83,7 +98,6 @@ static void function_stack_trace_call(unsigned long ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (unlikely(bit < 0))
 		return;
-	trace_save_cmdline_fast(tr);
 	if (!ftrace_pid_ignored(tr)) {
 		/* Keep the stack right after its event on this CPU. */
 		trace_ctx = tracing_gen_ctx_dec(1);

@@ -74,6 +74,31 @@ struct trace_entry *trace_find_next_entry(struct trace_iterator *iter,
 	return ring_buffer_event_data(peek_next_entry(iter, cpu, &ts, &lost));
 }
 
+/*
+ * The next entry of iter->cpu, the CPU of the entry just read, left in
+ * place: function_graph looks whether an entry's return follows it.
+ */
+struct trace_entry *trace_iter_peek_cpu(struct trace_iterator *iter)
+{
+	unsigned long lost;
+	u64 ts;
+	struct ring_buffer_event *event = peek_next_entry(iter, iter->cpu,
+							  &ts, &lost);
+
+	return event ? ring_buffer_event_data(event) : NULL;
+}
+
+/* Move past that entry: it was printed along with the one before. */
+void trace_iter_skip_cpu(struct trace_iterator *iter)
+{
+	u64 ts;
+
+	if (iter->consume)
+		ring_buffer_consume(iter->tr->buffer, iter->cpu, &ts, NULL);
+	else
+		ring_buffer_iter_advance(iter->buffer_iter[iter->cpu]);
+}
+
 bool trace_empty(struct trace_iterator *iter)
 {
 	u64 ts;
@@ -131,6 +156,8 @@ static void free_iter(struct trace_iterator *iter)
 {
 	int cpu;
 
+	if (iter->trace->close)
+		iter->trace->close(iter);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_finish(iter->buffer_iter[cpu]);
@@ -149,12 +176,14 @@ static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
 	iter->tr = tr;
 	iter->consume = consume;
 	iter->cpu_file = inode_cpu(inode);
-	iter->tracer_name = tr->current_trace->name;
+	iter->trace = tr->current_trace;
 	iter->trace_flags = tr->trace_flags;
 	iter->idx = -1;
 	if (trace_clock_in_ns(tr))
 		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
 	iter->ent_buf = kmalloc(BUF_PAGE_SIZE);
+	if (iter->trace->open)
+		iter->trace->open(iter);
 	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE)) {
 		free_iter(iter);
 		return NULL;
@@ -196,7 +225,7 @@ static int __tracing_open(struct inode *inode, struct file *file)
 		free_iter(iter);
 		return -ENOMEM;
 	}
-	trace_default_header(iter);
+	trace_print_header(iter);
 	file->private = iter;
 	return 0;
 }

@@ -22,7 +22,6 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 	if (!(tr->trace_flags & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	preempt_disable();
-	trace_save_cmdline_fast(tr);
 	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry) + len + 2);
 	if (!event) {
 		preempt_enable();

@@ -80,16 +80,19 @@ static void trace_print_context(struct trace_iterator *iter)
 	}
 }
 
-/* The delay mark: how long until the next event (d in ns). */
-static char trace_find_mark(unsigned long long d)
+/*
+ * The mark of a duration or delay d (ns), as latency-format's delay
+ * column and function_graph's duration column show it.
+ */
+char trace_find_mark(unsigned long long d)
 {
 	static const struct {
 		unsigned long long val;
 		char sym;
 	} mark[] = {
 		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
-		{ 1000000ULL, '*' }, { 100000ULL, '#' },
-		{ 10000ULL, '!' }, { 1000ULL, '+' },
+		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
+		{ 100000ULL, '!' }, { 10000ULL, '+' },
 	};
 	unsigned int i;
 
@@ -193,6 +196,7 @@ static void test_cpu_buff_start(struct trace_iterator *iter)
 			   iter->cpu);
 }
 
+/* An event's text: the tracer's own, or the context columns and event. */
 void print_trace_line(struct trace_iterator *iter)
 {
 	bool context = iter->trace_flags & TRACE_ITER_CONTEXT_INFO;
@@ -202,6 +206,9 @@ void print_trace_line(struct trace_iterator *iter)
 	else if (iter->lost_events)
 		seq_printf(&iter->seq, "CPU:%d [LOST %lu EVENTS]\n",
 			   iter->cpu, iter->lost_events);
+	if (iter->trace->print_line &&
+	    iter->trace->print_line(iter) == TRACE_TYPE_HANDLED)
+		return;
 	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
 		if (context)
 			trace_print_lat_context(iter);
@@ -269,7 +276,7 @@ static void print_lat_header(struct trace_iterator *iter)
 		   "#    -----------------\n"
 		   "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
 		   "#    -----------------\n"
-		   "#\n", iter->tracer_name, entries, total,
+		   "#\n", iter->trace->name, entries, total,
 		   iter->cpu_file < 0 ? 0 : iter->cpu_file, trace_nr_cpus());
 	seq_puts(&iter->seq,
 		 "#                    _------=> CPU#            \n"
@@ -283,10 +290,9 @@ static void print_lat_header(struct trace_iterator *iter)
 		 "#     \\   /        ||||||  \\    |    /       \n");
 }
 
-/* What `trace` shows before the events (Linux's s_show for no entry). */
-void trace_default_header(struct trace_iterator *iter)
+/* The column headers of the default event lines. */
+static void trace_default_header(struct trace_iterator *iter)
 {
-	seq_printf(&iter->seq, "# tracer: %s\n#\n", iter->tracer_name);
 	if (!(iter->trace_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
 	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
@@ -297,4 +303,14 @@ void trace_default_header(struct trace_iterator *iter)
 	} else {
 		print_func_help_header(iter);
 	}
+}
+
+/* What `trace` shows before the events (Linux's s_show for no entry). */
+void trace_print_header(struct trace_iterator *iter)
+{
+	seq_printf(&iter->seq, "# tracer: %s\n#\n", iter->trace->name);
+	if (iter->trace->print_header)
+		iter->trace->print_header(iter);
+	else
+		trace_default_header(iter);
 }

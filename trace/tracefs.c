@@ -163,6 +163,41 @@ static int trace_clock_store(char *buf, struct file *file, long data)
 	return tracing_set_clock(&global_trace, strim(buf));
 }
 
+/* ---- tracing_thresh, max_graph_depth ------------------------------------- */
+
+/* In us, as written (Linux's tracing_nsecs_read). */
+static void tracing_thresh_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%lu\n", tracing_thresh / 1000);
+}
+
+static int tracing_thresh_store(char *buf, struct file *file, long data)
+{
+	unsigned long usecs;
+	int ret = kstrtoul(buf, 10, &usecs);
+
+	(void)file, (void)data;
+	return ret ? ret : tracing_set_thresh(&global_trace, usecs);
+}
+
+static void max_graph_depth_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%u\n", fgraph_max_depth);
+}
+
+static int max_graph_depth_store(char *buf, struct file *file, long data)
+{
+	unsigned long depth;
+	int ret = kstrtoul(buf, 10, &depth);
+
+	(void)file, (void)data;
+	if (!ret)
+		ftrace_graph_set_max_depth(depth);
+	return ret;
+}
+
 /* ---- buffer sizes and per-CPU stats -------------------------------------- */
 
 static unsigned long cpu_size_kb(int cpu)
@@ -362,7 +397,7 @@ static const char readme_msg[] =
 	"  trace\t\t\t- The static contents of the buffer\n"
 	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
 	"  trace_pipe\t\t- A consuming read of the buffer; waits for data\n"
-	"  current_tracer\t- function or nop\n"
+	"  current_tracer\t- function_graph, function or nop\n"
 	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  tracing_on\t\t- 0 stops recording, 1 starts it again\n"
 	"  buffer_size_kb\t- view and modify size of per cpu buffer\n"
@@ -391,7 +426,19 @@ static const char readme_msg[] =
 	"  available_filter_functions - list of functions that can be filtered on\n"
 	"  enabled_functions\t- list of functions traced now, with how many\n"
 	"\t\t\t  users each one has\n"
-	"  dyn_ftrace_total_info\t- traceable functions and the pages of records\n";
+	"  dyn_ftrace_total_info\t- traceable functions and the pages of records\n"
+	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
+	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
+	"  max_graph_depth\t- Trace a limited depth of nested calls, 0 is unlimited\n"
+	"  tracing_thresh\t- function_graph: only calls that took this many us\n"
+	"  function_profile_enabled - 1 counts each function's hits and time,\n"
+	"\t\t\t  per CPU, into trace_stat/functionN\n"
+	"  stack_trace\t\t- Shows the max stack trace when active\n"
+	"  stack_max_size\t- Shows current max stack size that was traced\n"
+	"\t\t\t  Write into this file to reset the max size (trigger a\n"
+	"\t\t\t  new trace)\n"
+	"  stack_trace_filter\t- Like set_ftrace_filter but limits what\n"
+	"\t\t\t  stack_trace traces\n";
 
 static void readme_show(struct seq_buf *s, long data)
 {
@@ -442,7 +489,13 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "trace_options", trace_options_show,
 		      trace_options_store, 0);
 	create_simple(dir, "README", readme_show, NULL, 0);
+	create_simple(dir, "tracing_thresh", tracing_thresh_show,
+		      tracing_thresh_store, 0);
+	create_simple(dir, "max_graph_depth", max_graph_depth_show,
+		      max_graph_depth_store, 0);
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
+	ftrace_profile_tracefs(dir);
+	stack_trace_init(dir);
 }

@@ -47,3 +47,47 @@ def test_ftrace_debug_switch(k):
     k.check(k.run('ftrace_debug'), 'on\n')
     k.check(k.run('ftrace_debug off'), '')
     k.check(k.run('ftrace_debug maybe'), 'usage: ftrace_debug [on|off]\n')
+
+
+def test_site_follows_the_tracer(k):
+    """Seed 000's walk: the filter marks the record, `function` patches
+    the site into a call to ftrace_caller and ftrace_call into the
+    tracer's callback; `nop` puts both back."""
+    t = '/sys/kernel/tracing'
+    k.run(f'echo fib > {t}/set_ftrace_filter')
+    out = k.run('patchsite fib')
+    assert '  insn:   nop\n' in out, out
+    k.run(f'echo function > {t}/current_tracer')
+    out = k.run('patchsite fib')
+    assert re.search(r'insn:   jal t0, 0x[0-9a-f]+ <ftrace_caller>\n', out), out
+    assert 'record: refcount 1 flags 0x80000000 enabled\n' in out, out
+    assert '  ops:    function\n' in out, out
+    out = k.run('patchsite ftrace_call')
+    assert re.search(r'<function_trace_call>', out), out
+    out = k.run('patchsite sort')
+    assert '  insn:   nop\n' in out, out
+    k.run(f'echo nop > {t}/current_tracer')
+    k.run(f'echo > {t}/set_ftrace_filter')
+    out = k.run('patchsite fib')
+    assert '  insn:   nop\n' in out and 'refcount 0' in out, out
+    out = k.run('patchsite ftrace_call')
+    assert '<ftrace_stub>' in out, out
+
+
+def test_ftrace_debug_logs_each_patch(k):
+    t = '/sys/kernel/tracing'
+    k.run(f'echo fib > {t}/set_ftrace_filter')
+    k.run('ftrace_debug on')
+    out = k.run(f'echo function > {t}/current_tracer')
+    k.run('ftrace_debug off')
+    k.run(f'echo nop > {t}/current_tracer')
+    k.run(f'echo > {t}/set_ftrace_filter')
+    # The three steps: ftrace_call to the list function, the site, then
+    # ftrace_call to the tracer's own callback.
+    steps = [l for l in out.splitlines()
+             if 'ftrace_call+0x0' in l or ' fib+0x0' in l]
+    assert len(steps) == 3, out
+    assert steps[0].endswith('<ftrace_ops_list_func>'), out
+    assert re.search(r'fib\+0x0/0x[0-9a-f]+: 00000013 nop -> [0-9a-f]{8} '
+                     r'jal t0, 0x[0-9a-f]+ <ftrace_caller>$', steps[1]), out
+    assert steps[2].endswith('<function_trace_call>'), out

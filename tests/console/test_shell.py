@@ -14,9 +14,9 @@ import harness
 
 SMP = (1, 4)
 
-COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'ls',
+COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'klp', 'ls',
             'poweroff', 'ps', 'pwd', 'run', 'selftest', 'uptime')
-WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong')
+WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong', 'klpdemo')
 LINE_MAX = 255
 UP, DOWN = '\x1b[A', '\x1b[B'
 CTRL_C, CTRL_U, DEL, BS = '\x03', '\x15', '\x7f', '\x08'
@@ -448,6 +448,31 @@ def test_tab_lists_candidates(k):
     out = k.read_until_prompt()
     assert 'proc/  sys/  tmp/\n' in out, out
     k.check(k.run(''), 'proc\nsys\ntmp\n')
+
+
+def test_tab_completes_a_function_name(k):
+    t = '/sys/kernel/tracing'
+    # An echo into a filter file: the redirect first, the line editor
+    # only adds at the end.
+    k.check(k.run(f'echo > {t}/set_ftrace_filter fib_m\t'), '')
+    k.check(k.run(f'cat {t}/set_ftrace_filter'), 'fib_main\n')
+    k.run(f'cd {t}')
+    k.check(k.run('echo >> set_ftrace_filter ftrace_test_fi\t'), '')
+    assert sorted(k.run('cat set_ftrace_filter').split()) == [
+        'fib_main', 'ftrace_test_fib']
+    k.check(k.run('echo >> set_ftrace_filter !fib_m\t'), '')
+    k.check(k.run('cat set_ftrace_filter'), 'ftrace_test_fib\n')
+    k.type('echo > set_ftrace_notrace fi\t')
+    out = k.read_until_prompt()
+    assert '\nfib  fib_main  ' in out, out
+    k.check(k.run('b_\t'), '')
+    k.check(k.run('cat set_ftrace_notrace'), 'fib_main\n')
+    k.run('echo > set_ftrace_filter')
+    k.run('echo > set_ftrace_notrace')
+    # Elsewhere a word is still a path: here the redirect's own file.
+    k.check(k.run('echo hi > /tmp/fib_m\t'), '')
+    k.check(k.run('cat /tmp/fib_m'), 'hi\n')
+    k.run('cd /')
 
 
 def test_tab_without_candidates_rings(k):

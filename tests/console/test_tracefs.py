@@ -20,7 +20,7 @@ def header(ncpu, tracer='nop', entries='0/0'):
 
 def test_default_reads(k):
     reset(k)
-    k.check(cat(k, 'available_tracers'), 'function nop\n')
+    k.check(cat(k, 'available_tracers'), 'function_graph function nop\n')
     k.check(cat(k, 'current_tracer'), 'nop\n')
     k.check(cat(k, 'tracing_on'), '1\n')
     k.check(cat(k, 'buffer_size_kb'), '1410\n')
@@ -29,6 +29,10 @@ def test_default_reads(k):
     k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
     k.check(cat(k, 'set_ftrace_notrace'), '#### no functions disabled ####\n')
     k.check(cat(k, 'set_ftrace_pid'), 'no pid\n')
+    k.check(cat(k, 'set_graph_function'), '#### all functions enabled ####\n')
+    k.check(cat(k, 'set_graph_notrace'), '#### no functions disabled ####\n')
+    k.check(cat(k, 'max_graph_depth'), '0\n')
+    k.check(cat(k, 'tracing_thresh'), '0\n')
     k.check(cat(k, 'enabled_functions'), '')
     k.check(cat(k, 'options/sym-offset'), '0\n')
     k.check(cat(k, 'options/print-parent'), '1\n')
@@ -82,7 +86,14 @@ def test_write_errors(k):
               '#### all functions enabled ####\n'),
              ('set_ftrace_notrace', 'no_such_function_xyz',
               '#### no functions disabled ####\n'),
-             ('available_tracers', 'function', 'function nop\n'),
+             ('available_tracers', 'function', 'function_graph function nop\n'),
+             ('max_graph_depth', 'abc', '0\n'),
+             ('max_graph_depth', '-1', '0\n'),
+             ('tracing_thresh', '-5', '0\n'),
+             ('set_graph_function', 'no_such_function_xyz',
+              '#### all functions enabled ####\n'),
+             ('set_graph_notrace', 'no_such_function_xyz',
+              '#### no functions disabled ####\n'),
              ('trace_clock', 'bogus', '[local] global counter instret\n'),
              ('options/sym-offset', '2', '0\n'),
              ('options/sym-offset', 'abc', '0\n'),

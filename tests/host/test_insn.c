@@ -249,11 +249,14 @@ TEST(is_auipc_jalr_checks_base_register)
 	const u32 other_base[2] = { 0x00001297, 0x800300e7 };	/* t1 */
 	const u32 not_auipc[2] = { 0x00001537, 0x800280e7 };	/* lui */
 	const u32 not_jalr[2] = { 0x00001297, 0x8002a283 };	/* lw */
+	/* auipc zero writes nothing: this jalr goes to -2048, absolute */
+	const u32 zero_base[2] = { 0x00001017, 0x800000e7 };
 
 	EXPECT(riscv_insn_is_auipc_jalr(good));
 	EXPECT(!riscv_insn_is_auipc_jalr(other_base));
 	EXPECT(!riscv_insn_is_auipc_jalr(not_auipc));
 	EXPECT(!riscv_insn_is_auipc_jalr(not_jalr));
+	EXPECT(!riscv_insn_is_auipc_jalr(zero_base));
 }
 
 /*

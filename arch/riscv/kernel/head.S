@@ -10,6 +10,17 @@
 _start:
 	csrw	sie, zero
 	csrw	sip, zero
+	/*
+	 * OpenSBI 1.1 (QEMU 7.2's) can send a hart that sbi_hart_start
+	 * starts here instead of to its start address: it marks the start
+	 * pending before it stores the address. Only the first hart here
+	 * boots; a later one is that secondary, and takes the stack
+	 * boot_one published for it (a1 may be stale too).
+	 */
+	la	t0, hart_lottery
+	li	t1, 1
+	amoswap.w t1, t1, (t0)
+	bnez	t1, .Lmisrouted_secondary
 	/* clear .bss: nothing in C may run before this */
 	la	t0, _bss
 	la	t1, _ebss
@@ -27,6 +38,11 @@ _start:
  * Secondary harts: a0 = hart id, a1 = opaque = the top of the idle
  * task's stack that smp_boot_secondaries allocated for this hart.
  */
+.Lmisrouted_secondary:
+	la	t0, secondary_boot_sp
+5:	ld	a1, 0(t0)
+	beqz	a1, 5b
+
 	.globl secondary_entry
 	.balign 4
 secondary_entry:
@@ -38,8 +54,14 @@ secondary_entry:
 4:	wfi
 	j	4b
 
+	.section .data
+	.balign 4
+hart_lottery:
+	.word	0
+
 	.section .bss
 	.balign 16
+	.globl boot_stack
 boot_stack:
 	.skip	16384
 	.globl boot_stack_top

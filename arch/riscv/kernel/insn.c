@@ -69,10 +69,16 @@ unsigned long riscv_insn_jal_target(unsigned long pc, u32 insn)
 	return pc + riscv_imm_j(insn);
 }
 
-/* An auipc into some register, then a jalr based on that register. */
+/*
+ * An auipc into some register, then a jalr based on that register. Not
+ * x0: `auipc zero` writes nothing, so that jalr goes to the absolute
+ * address lo, not to pc + hi + lo (and riscv_insn_auipc_jalr() would
+ * refuse to write it).
+ */
 bool riscv_insn_is_auipc_jalr(const u32 insn[2])
 {
 	return riscv_insn_opcode(insn[0]) == RV_OP_AUIPC &&
+	       riscv_insn_rd(insn[0]) != RV_REG_ZERO &&
 	       riscv_insn_opcode(insn[1]) == RV_OP_JALR &&
 	       riscv_bits(insn[1], 14, 12) == JALR_FUNCT3 &&
 	       riscv_insn_rs1(insn[1]) == riscv_insn_rd(insn[0]);

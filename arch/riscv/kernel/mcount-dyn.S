@@ -314,43 +314,29 @@ ftrace_graph_regs_call:
  * swapping it for return_to_handler hijacks the traced function's
  * return; frame_pointer is the caller's s0 (checked again at return);
  * retp is where the traced function's prologue will store ra (its
- * CFA - 8), which is what a backtrace later reads.
+ * CFA - 8), which is what a backtrace later reads. A tail call: sp is
+ * still ftrace_caller's, and prepare_ftrace_return returns straight to
+ * it, its own frame record chained to ftrace_caller's.
  */
 	.globl ftrace_graph_caller
 	.balign 4
 ftrace_graph_caller:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
-	addi	a0, sp, 16+24
-	ld	a1, 16+8(sp)
+	addi	a0, sp, 24
+	ld	a1, 8(sp)
 	addi	a1, a1, -MCOUNT_INSN_SIZE
-	ld	a2, 16+16(sp)
-	addi	a3, sp, 16+FTRACE_FRAME_SIZE-8
-	call	prepare_ftrace_return
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
-	ret
+	ld	a2, 16(sp)
+	addi	a3, sp, FTRACE_FRAME_SIZE-8
+	tail	prepare_ftrace_return
 
 	.globl ftrace_graph_regs_caller
 	.balign 4
 ftrace_graph_regs_caller:
-	addi	sp, sp, -16
-	sd	ra, 8(sp)
-	sd	s0, 0(sp)
-	addi	s0, sp, 16
-	addi	a0, sp, 16+32+PT_RA
-	ld	a1, 16+8(sp)
+	addi	a0, sp, 32+PT_RA
+	ld	a1, 8(sp)
 	addi	a1, a1, -MCOUNT_INSN_SIZE
-	ld	a2, 16+16(sp)
-	addi	a3, sp, 16+FTRACE_REGS_FRAME_SIZE-8
-	call	prepare_ftrace_return
-	ld	ra, 8(sp)
-	ld	s0, 0(sp)
-	addi	sp, sp, 16
-	ret
+	ld	a2, 16(sp)
+	addi	a3, sp, FTRACE_REGS_FRAME_SIZE-8
+	tail	prepare_ftrace_return
 
 #endif
 

@@ -132,6 +132,9 @@ void secondary_start(unsigned long hartid)
 	cpu_idle();
 }
 
+/* The stack of the hart being started, for head.S's misrouted path. */
+unsigned long secondary_boot_sp;
+
 static void boot_one(int id, unsigned long hartid)
 {
 	struct task *idle = kzalloc(sizeof(*idle));
@@ -142,14 +145,18 @@ static void boot_one(int id, unsigned long hartid)
 		panic("no memory for CPU %d's idle task", id);
 	idle->stack = stack;
 	cpus[id].idle = idle;
+	__atomic_store_n(&secondary_boot_sp, (unsigned long)stack + THREAD_SIZE,
+			 __ATOMIC_RELEASE);
 	err = sbi_hart_start(hartid, (unsigned long)secondary_entry,
-			     (unsigned long)stack + THREAD_SIZE);
+			     secondary_boot_sp);
 	if (err) {
 		pr_err("smp: hart %lu failed to start (%ld)\n", hartid, err);
+		secondary_boot_sp = 0;
 		return;
 	}
 	while (!__atomic_load_n(&cpus[id].online, __ATOMIC_ACQUIRE))
 		;
+	secondary_boot_sp = 0;
 }
 
 void smp_boot_secondaries(void)

@@ -1,6 +1,6 @@
 /*
- * trap.c: the C side of the trap vector: interrupts (timer, external
- * through the PLIC, software for IPIs) and exceptions, which are all
+ * trap.c: the C side of the trap vector: interrupts go to do_irq
+ * (kernel/irq.c, traced like any kernel code), exceptions are all
  * kernel bugs here and end in an oops.
  */
 #include "kernel.h"
@@ -79,31 +79,13 @@ static __noreturn void die(struct pt_regs *regs)
 	machine_poweroff(2);
 }
 
-static void handle_interrupt(unsigned long irq)
-{
-	struct cpu *c = this_cpu();
-
-	current->preempt_count += HARDIRQ_OFFSET;
-	c->irqs++;
-	if (irq == IRQ_S_TIMER) {
-		timer_arm_next_tick();
-		scheduler_tick();
-	} else if (irq == IRQ_S_SOFT) {
-		csr_clear(sip, SIE_SSIE);
-		handle_ipi();
-	} else if (irq == IRQ_S_EXT) {
-		plic_handle_irq();
-	}
-	current->preempt_count -= HARDIRQ_OFFSET;
-}
-
 void handle_trap(struct pt_regs *regs)
 {
 	unsigned long cause = regs->cause;
 
 	if (!(cause & CAUSE_IRQ))
 		die(regs);
-	handle_interrupt(cause & ~CAUSE_IRQ);
+	do_irq(cause & ~CAUSE_IRQ);
 	/* Preempt on the way out if the interrupted code allowed it. */
 	if (this_cpu()->need_resched && (regs->status & SSTATUS_SPIE) &&
 	    current->preempt_count == 0 && !in_ftrace_trampoline(regs->epc))

@@ -59,7 +59,11 @@
 extern void _mcount(void);
 extern char __ftrace_tramp_text_start[], __ftrace_tramp_text_end[];
 extern char ftrace_caller[], ftrace_call[], ftrace_graph_call[];
-extern void ftrace_stub(void);
+struct ftrace_ops;
+struct ftrace_regs;
+/* A bare `ret`: what ftrace_call calls when nothing is traced. */
+void ftrace_stub(unsigned long ip, unsigned long parent_ip,
+		 struct ftrace_ops *op, struct ftrace_regs *fregs);
 extern void ftrace_graph_caller(void);
 extern void return_to_handler(void);
 

@@ -1,0 +1,64 @@
+"""test_docs.py: the teaching docs name only code that exists.
+
+Every `file:function` written in backquotes in docs/*.md and README.md
+must name an existing file that defines that function (or assembly
+label, or linker symbol). Every file path in backquotes must exist.
+The shell commands in the docs are typed at a real kernel by
+tests/console/test_docs.py.
+
+Run with python3; prints KTAP.
+"""
+
+import glob
+import os
+import re
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
+REF = re.compile(r'`([\w./-]+\.(?:c|S|h|py|ld|gdb)):(\w+)')
+PATH = re.compile(r'`((?:arch|kernel|trace|lib|include|scripts|tests|docs)'
+                  r'/[\w./-]+\.(?:c|S|h|py|md|gdb|sh))`')
+
+
+def defines(text, name, ext):
+    """Does this source define name: a C function, macro or variable,
+    an assembly label, or a symbol?"""
+    if ext == 'S':
+        return re.search(rf'^{re.escape(name)}:', text, re.M) is not None
+    patterns = [rf'^[\w \t*]*\b{re.escape(name)}\s*\(',   # function
+                rf'#define\s+{re.escape(name)}\b',       # macro
+                rf'^\s*{re.escape(name)}\s*=',           # linker symbol
+                rf'\bdef {re.escape(name)}\b']           # python
+    return any(re.search(p, text, re.M) for p in patterns)
+
+
+def doc_files():
+    return sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md')) +
+                  [os.path.join(ROOT, 'README.md')])
+
+
+def checks():
+    """(description, ok) for each reference in the docs."""
+    for doc in doc_files():
+        text = open(doc).read()
+        short = os.path.relpath(doc, ROOT)
+        for path, name in sorted(set(REF.findall(text))):
+            full = os.path.join(ROOT, path)
+            ok = os.path.exists(full) and defines(
+                open(full).read(), name, path.rsplit('.', 1)[1])
+            yield f'{short}: {path}:{name}', ok
+        for path in sorted(set(PATH.findall(text))):
+            yield f'{short}: {path}', os.path.exists(os.path.join(ROOT, path))
+
+
+def main():
+    results = list(checks())
+    print('KTAP version 1')
+    print(f'1..{len(results)}')
+    for i, (what, ok) in enumerate(results, 1):
+        print(f"{'' if ok else 'not '}ok {i} - {what}")
+    return 0 if results and all(ok for _, ok in results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
