@@ -4,6 +4,7 @@
 # `make run`    boot it in QEMU to the shell
 # `make test`   host unit tests, in-kernel selftests and console tests
 # `make fuzz`    the libFuzzer targets, FUZZ_SECONDS=60 each
+# `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -88,8 +89,8 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins \
-	trace-demo
+.PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
+	fuzz-bins trace-demo
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -226,6 +227,11 @@ bench: deps
 trace-demo: deps $(B)/kernel.elf
 	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
 
+# Reliability on SMP=4, with figures in $(B)/stress.json; ARGS passes
+# options to scripts/stress.py (--ops N --soak SECONDS --seed N ...).
+stress: deps $(B)/kernel.elf
+	$(PYTHON) scripts/stress.py --build $(B) $(ARGS)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
@@ -235,6 +241,7 @@ help:
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
+	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"

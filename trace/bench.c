@@ -167,13 +167,13 @@ static void bench_function(struct shell_out *out, u64 base)
  */
 static void bench_profile(struct shell_out *out, u64 base)
 {
-	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
 		return;
-	if (!echo_to(TRACING "function_profile_enabled", "1")) {
+	if (!sh_echo(TRACING "function_profile_enabled", false, "1")) {
 		report(out, "profile_insns_per_call", extra_per_call(base));
-		echo_to(TRACING "function_profile_enabled", "0");
+		sh_echo(TRACING "function_profile_enabled", false, "0");
 	}
-	echo_to(TRACING "set_ftrace_filter", "");
+	sh_echo(TRACING "set_ftrace_filter", false, "");
 }
 
 /*
@@ -182,14 +182,14 @@ static void bench_profile(struct shell_out *out, u64 base)
  */
 static void bench_stack(struct shell_out *out, u64 base)
 {
-	if (echo_to(TRACING "stack_trace_filter", "bench_target"))
+	if (sh_echo(TRACING "stack_trace_filter", false, "bench_target"))
 		return;
-	if (!echo_to("/proc/sys/kernel/stack_tracer_enabled", "1")) {
+	if (!sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "1")) {
 		report(out, "stack_insns_per_call", extra_per_call(base));
-		echo_to("/proc/sys/kernel/stack_tracer_enabled", "0");
+		sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "0");
 	}
-	echo_to(TRACING "stack_trace_filter", "");
-	echo_to(TRACING "stack_max_size", "0");
+	sh_echo(TRACING "stack_trace_filter", false, "");
+	sh_echo(TRACING "stack_max_size", false, "0");
 }
 
 /* nop -> function with no filter: every site at once. */

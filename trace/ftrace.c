@@ -718,8 +718,9 @@ static int collect_matches(struct ftrace_hash *hash, struct match_ctx *m)
 }
 
 /*
- * Apply one glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`, ...) to hash.
- * Returns how many functions matched, -EINVAL if none, -ENOMEM.
+ * Apply one glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`, ...) to hash;
+ * `*` is every function, as in Linux. Returns how many functions
+ * matched, -EINVAL if none, -ENOMEM.
  */
 int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 {
@@ -822,12 +823,20 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 	return 0;
 }
 
+/*
+ * An empty hash is kept as NULL (Linux's EMPTY_HASH), so an ops whose
+ * filters were cleared holds no memory.
+ */
 static int ftrace_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 			   bool filter)
 {
 	struct ftrace_hash **dst;
 	int ret;
 
+	if (ftrace_hash_empty(hash)) {
+		free_ftrace_hash(hash);
+		hash = NULL;
+	}
 	ftrace_ops_init(ops);
 	dst = filter ? &ops->func_hash->filter_hash :
 		       &ops->func_hash->notrace_hash;

@@ -3,7 +3,8 @@
  * global_trace, through the real ops, filter and ring buffer: fib(10)
  * makes exactly 177 events, tracing_on 0 makes none, set_ftrace_pid
  * keeps other tasks out, FUNC:traceoff stops recording at a function,
- * and the flag columns come from the context of the call.
+ * the flag columns come from the context of the call, and reads of
+ * the text end at line ends.
  */
 #include "kernel.h"
 #include "string.h"
@@ -13,6 +14,8 @@
 #include "trace_targets.h"
 #include "printk.h"
 #include "trace.h"
+
+#define TRACE	"/sys/kernel/tracing/"
 
 static void start_function_tracer(const char *filter)
 {
@@ -142,6 +145,41 @@ static void fn_test_traceoff_probe(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, c.events, 0);
 }
 
+/* Read path in reads of n bytes; -1 if one ends inside a line. */
+static long lines_in_reads(const char *path, int flags, size_t n)
+{
+	char buf[200];
+	struct file *f;
+	long lines = 0;
+	ssize_t got, i;
+
+	if (vfs_open(NULL, path, O_RDONLY | flags, &f))
+		return -1;
+	while ((got = vfs_read(f, buf, n)) > 0) {
+		for (i = 0; i < got; i++)
+			lines += buf[i] == '\n';
+		if (buf[got - 1] != '\n')
+			lines = -1000000;
+	}
+	vfs_close(f);
+	return lines;
+}
+
+/*
+ * Each read of trace or trace_pipe ends at the end of a line, so a
+ * reader that stops (cat after Ctrl-C) never keeps half a line.
+ */
+static void fn_test_reads_end_lines(struct kunit *t)
+{
+	start_function_tracer("fib");
+	fib(10);
+	tracer_tracing_off(&global_trace);
+	KUNIT_EXPECT_EQ(t, lines_in_reads(TRACE "trace", 0, 200), 12 + 177);
+	KUNIT_EXPECT_EQ(t, lines_in_reads(TRACE "trace_pipe", O_NONBLOCK, 150),
+			177);
+	stop_function_tracer();
+}
+
 #define COST_LOOPS	1000
 
 /* Instructions per call of a traced function, loop included. */
@@ -198,4 +236,5 @@ SELFTEST_SUITE(function_tracer,
 	       KUNIT_CASE(fn_test_fib_177),
 	       KUNIT_CASE(fn_test_tracing_off),
 	       KUNIT_CASE(fn_test_pid_filter),
-	       KUNIT_CASE(fn_test_traceoff_probe));
+	       KUNIT_CASE(fn_test_traceoff_probe),
+	       KUNIT_CASE(fn_test_reads_end_lines));
