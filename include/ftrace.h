@@ -117,6 +117,8 @@ unsigned long ftrace_location(unsigned long ip);
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 			void *data);
 unsigned long ftrace_nr_records(void);
+/* Why a selftest that needs call sites skips in an FTRACE=none kernel. */
+#define FTRACE_SKIP_NO_SITES	"FTRACE=none: the kernel has no call sites"
 unsigned long ftrace_nr_pages(void);
 unsigned long ftrace_update_time_insns(void);
 void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);

@@ -1,6 +1,6 @@
 /*
- * name_list.h: a sorted list of names (kernel/name_list.c), for what
- * the shell lists: directory entries, commands, completions.
+ * name_list.h: a sorted list of distinct names (kernel/name_list.c),
+ * for what the shell lists: directory entries, commands, completions.
  */
 #ifndef _NAME_LIST_H
 #define _NAME_LIST_H

@@ -22,9 +22,10 @@ const char *history_get(int n);
 
 /*
  * What Tab may complete the last word of line to: command names for
- * the first word, else the entries of the directory the word names
- * (directories with a '/'). stem_len is how much of each candidate the
- * word already has.
+ * the first word; function names for a word echoed into a filter file
+ * or after trace-cmd's -l, -n, -g; else the entries of the directory
+ * the word names (directories with a '/'). stem_len is how much of
+ * each candidate the word already has.
  */
 struct completion {
 	struct name_list candidates;

@@ -22,6 +22,15 @@ struct shell_out {
 	int error;
 };
 
+/*
+ * A redirect's file: opened as `> path` (append: `>> path`) opens it,
+ * relative to the shell's directory; closed where release may still
+ * refuse what was written (a filter file applies its words there).
+ * sh_close_output returns the first error of writing or closing.
+ */
+int sh_open_output(const char *path, bool append, struct shell_out *out);
+int sh_close_output(struct shell_out *out);
+
 void sh_write(struct shell_out *out, const char *buf, size_t n);
 void sh_puts(struct shell_out *out, const char *s);
 void sh_printf(struct shell_out *out, const char *fmt, ...) __printf(2, 3);
@@ -50,6 +59,17 @@ extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
 	for ((c) = __start_shell_cmds; (c) < __stop_shell_cmds; (c)++)
 
 const struct shell_command *shell_find_command(const char *name);
+
+/*
+ * For commands that drive files as a user would (kernel/cmd_file.c):
+ * sh_echo does what `echo TEXT > PATH` (or `>>`) does, one write of
+ * TEXT and a newline, and returns its error; sh_cat prints a file to
+ * out as `cat` does, errors prefixed with who; sh_read_file returns a
+ * file's whole text, NUL-terminated, to be kfree'd, or an ERR_PTR.
+ */
+int sh_echo(const char *path, bool append, const char *text);
+int sh_cat(struct shell_out *out, const char *who, const char *path);
+char *sh_read_file(const char *path);
 
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);

@@ -26,6 +26,7 @@ size_t strlcpy(char *d, const char *s, size_t n);
 size_t strlcat(char *d, const char *s, size_t n);
 char *strim(char *s);
 bool str_has_prefix(const char *s, const char *prefix);
+char *str_next_line(char **s);
 const char *strerror_text(int err);
 
 #endif

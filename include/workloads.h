@@ -23,6 +23,14 @@ struct workload {
 };
 
 const struct workload *workload_find(const char *name);
+/*
+ * The optional count in argv[1]: def if absent, else min..max. Says
+ * what is wrong and returns 1 otherwise (the status `run` passes on).
+ */
+int workload_count_arg(int argc, char **argv, unsigned long def,
+		       unsigned long min, unsigned long max, unsigned long *val);
+/* `klpdemo` (kernel/klp_demo.c): the livepatch stress test. */
+int klpdemo_main(struct shell_out *out, int argc, char **argv);
 const struct workload *workload_get(size_t i);	/* NULL past the last */
 
 /* What the workloads compute, for their selftests. */

@@ -1,5 +1,6 @@
 /*
- * cmd_file.c: the shell's file commands: echo, cat, ls, cd and pwd.
+ * cmd_file.c: the shell's file commands: echo, cat, ls, cd and pwd,
+ * and their cores for other commands (sh_echo, sh_cat, sh_read_file).
  * Messages follow GNU coreutils and bash, so that what a Linux user
  * knows reads the same here.
  */
@@ -54,45 +55,106 @@ static ssize_t copy_out(struct shell_out *out, struct file *f, char *buf)
 	return n == -EINTR ? 0 : n;
 }
 
-static int cat_file(struct shell_out *out, const char *path, char *buf)
+/* Returns 1 if it said what went wrong, as cat's exit status. */
+static int cat_file(struct shell_out *out, const char *who, const char *path,
+		    char *buf)
 {
 	struct file *f;
 	ssize_t err = vfs_open(shell_cwd(), path, O_RDONLY, &f);
 	bool same;
 
 	if (err) {
-		sh_err("cat: %s: %s\n", path, strerror_text(err));
+		sh_err("%s: %s: %s\n", who, path, strerror_text(err));
 		return 1;
 	}
 	same = same_file(out, f);
 	if (same)
-		sh_err("cat: %s: input file is output file\n", path);
+		sh_err("%s: %s: input file is output file\n", who, path);
 	else if ((err = copy_out(out, f, buf)) < 0)
-		sh_err("cat: %s: %s\n", path, strerror_text(err));
+		sh_err("%s: %s: %s\n", who, path, strerror_text(err));
 	vfs_close(f);
 	return err || same;
 }
 
+int sh_cat(struct shell_out *out, const char *who, const char *path)
+{
+	char *buf = kmalloc(CAT_CHUNK);
+	int status;
+
+	if (!buf) {
+		sh_err("%s: %s\n", who, strerror_text(ENOMEM));
+		return 1;
+	}
+	status = cat_file(out, who, path, buf);
+	kfree(buf);
+	return status;
+}
+
 static int cmd_cat(struct shell_out *out, int argc, char **argv)
 {
-	char *buf;
 	int i, status = 0;
 
 	if (argc < 2) {
 		sh_err("usage: cat FILE...\n");
 		return 1;
 	}
-	buf = kmalloc(CAT_CHUNK);
-	if (!buf) {
-		sh_err("cat: %s\n", strerror_text(ENOMEM));
-		return 1;
-	}
 	for (i = 1; i < argc && !current->sigpending && !out->error; i++)
-		status |= cat_file(out, argv[i], buf);
-	kfree(buf);
+		status |= sh_cat(out, "cat", argv[i]);
 	return status;
 }
 SHELL_COMMAND("cat", cmd_cat, "FILE...: print the files");
+
+/* Read f to its end into a buffer that doubles as it fills. */
+static char *read_all(struct file *f)
+{
+	size_t len = 0, size = CAT_CHUNK;
+	char *buf = kmalloc(size), *bigger;
+	ssize_t n = 0;
+
+	while (buf && (n = vfs_read(f, buf + len, size - 1 - len)) > 0) {
+		len += n;
+		if (len < size - 1)
+			continue;
+		bigger = kmalloc(size * 2);
+		if (bigger)
+			memcpy(bigger, buf, len);
+		kfree(buf);
+		buf = bigger;
+		size *= 2;
+	}
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	if (n < 0) {
+		kfree(buf);
+		return ERR_PTR(n);
+	}
+	buf[len] = 0;
+	return buf;
+}
+
+char *sh_read_file(const char *path)
+{
+	struct file *f;
+	int err = vfs_open(shell_cwd(), path, O_RDONLY, &f);
+	char *text;
+
+	if (err)
+		return ERR_PTR(err);
+	text = read_all(f);
+	vfs_close(f);
+	return text;
+}
+
+int sh_echo(const char *path, bool append, const char *text)
+{
+	struct shell_out out;
+	int err = sh_open_output(path, append, &out);
+
+	if (err)
+		return err;
+	sh_printf(&out, "%s\n", text);
+	return sh_close_output(&out);
+}
 
 static void mode_string(unsigned int mode, char *s)
 {

@@ -1,6 +1,7 @@
 /*
  * name_list.c: names kept in strcmp order as they are added (the C
- * locale's order, which `ls` uses under LC_ALL=C). Lists are short, so
+ * locale's order, which `ls` uses under LC_ALL=C), each once: static
+ * functions of different files may share a name. Lists are short, so
  * insertion is a memmove. Adding may run under a spinlock: kmalloc
  * does not sleep.
  */
@@ -61,6 +62,8 @@ void name_list_add(struct name_list *l, const char *name, const char *suffix)
 	strlcpy(entry, name, sizeof(entry));
 	strlcat(entry, suffix, sizeof(entry));
 	pos = insert_position(l, entry);
+	if (pos && !strcmp(l->names[pos - 1], entry))
+		return;
 	memmove(l->names[pos + 1], l->names[pos],
 		(l->count - pos) * NAME_LIST_WIDTH);
 	memcpy(l->names[pos], entry, NAME_LIST_WIDTH);

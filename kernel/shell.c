@@ -44,25 +44,19 @@ const struct shell_command *shell_find_command(const char *name)
 
 static int open_redirect(const struct cmdline *cl, struct shell_out *out)
 {
-	int flags = O_WRONLY | O_CREAT | (cl->append ? O_APPEND : O_TRUNC);
 	int err;
 
 	if (!cl->redirect)
 		return 0;
-	err = vfs_open(shell_cwd(), cl->redirect, flags, &out->file);
+	err = sh_open_output(cl->redirect, cl->append, out);
 	if (err)
 		sh_err("sh: %s: %s\n", cl->redirect, strerror_text(err));
 	return err;
 }
 
-/* Close the redirect: release may still refuse what was written. */
 static void finish_output(struct shell_out *out)
 {
-	int err = out->file ? vfs_close(out->file) : 0;
-
-	if (!out->error)
-		out->error = err;
-	if (out->error)
+	if (sh_close_output(out))
 		sh_err("sh: write error: %s\n", strerror_text(out->error));
 }
 

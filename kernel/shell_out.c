@@ -28,6 +28,24 @@ static int write_file(struct file *file, const char *buf, size_t n)
 	return 0;
 }
 
+int sh_open_output(const char *path, bool append, struct shell_out *out)
+{
+	int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
+
+	out->error = 0;
+	return vfs_open(shell_cwd(), path, flags, &out->file);
+}
+
+int sh_close_output(struct shell_out *out)
+{
+	int err = out->file ? vfs_close(out->file) : 0;
+
+	out->file = NULL;
+	if (!out->error)
+		out->error = err;
+	return out->error;
+}
+
 void sh_write(struct shell_out *out, const char *buf, size_t n)
 {
 	if (out->error)

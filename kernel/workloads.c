@@ -1,9 +1,10 @@
 /*
- * workloads.c: what `run` starts: fib, sort, crc32 and pingpong. Each
- * is traced like any kernel code and each step is a real function
- * (noinline, and noclone so that GCC's .isra/.constprop copies do not
- * rename it), so the tracer sees every call. Long loops poll
- * current->sigpending, so Ctrl-C stops them.
+ * workloads.c: what `run` starts: fib, sort, crc32, pingpong, and
+ * klpdemo from kernel/klp_demo.c. Each is traced like any kernel code
+ * and each step is a real function (noinline, and noclone so that
+ * GCC's .isra/.constprop copies do not rename it), so the tracer sees
+ * every call. Long loops poll current->sigpending, so Ctrl-C stops
+ * them.
  */
 #include "kernel.h"
 #include "workloads.h"
@@ -32,12 +33,8 @@ static bool interrupted(void)
 	return READ_ONCE(current->sigpending);
 }
 
-/*
- * The optional count in argv[1]: def if absent, else min..max. Says
- * what is wrong and returns 1 otherwise (the status `run` passes on).
- */
-static int count_arg(int argc, char **argv, unsigned long def,
-		     unsigned long min, unsigned long max, unsigned long *val)
+int workload_count_arg(int argc, char **argv, unsigned long def,
+		       unsigned long min, unsigned long max, unsigned long *val)
 {
 	*val = def;
 	if (argc > 2) {
@@ -76,7 +73,7 @@ __workload unsigned long fib(unsigned long n)
 static int fib_main(struct shell_out *out, int argc, char **argv)
 {
 	unsigned long n, r;
-	int err = count_arg(argc, argv, FIB_DEFAULT, 0, FIB_MAX, &n);
+	int err = workload_count_arg(argc, argv, FIB_DEFAULT, 0, FIB_MAX, &n);
 
 	if (err)
 		return err;
@@ -152,7 +149,7 @@ static int sort_main(struct shell_out *out, int argc, char **argv)
 {
 	unsigned long n;
 	u32 *v;
-	int err = count_arg(argc, argv, SORT_DEFAULT, 1, SORT_MAX, &n);
+	int err = workload_count_arg(argc, argv, SORT_DEFAULT, 1, SORT_MAX, &n);
 
 	if (err)
 		return err;
@@ -214,7 +211,7 @@ static int crc32_main(struct shell_out *out, int argc, char **argv)
 	unsigned long kib, i;
 	u32 crc = 0;
 	u8 *buf;
-	int err = count_arg(argc, argv, CRC32_DEFAULT, 1, CRC32_MAX, &kib);
+	int err = workload_count_arg(argc, argv, CRC32_DEFAULT, 1, CRC32_MAX, &kib);
 
 	if (err)
 		return err;
@@ -333,7 +330,7 @@ static int pingpong_main(struct shell_out *out, int argc, char **argv)
 	struct pingpong pp = { .lock = SPIN_LOCK_UNLOCKED, .runner = current };
 	int cpu[2], err;
 
-	err = count_arg(argc, argv, PINGPONG_DEFAULT, 1, PINGPONG_MAX,
+	err = workload_count_arg(argc, argv, PINGPONG_DEFAULT, 1, PINGPONG_MAX,
 			&pp.rounds);
 	if (err)
 		return err;
@@ -356,6 +353,8 @@ static const struct workload workloads[] = {
 	  crc32_main },
 	{ "pingpong", "[ROUNDS]: two threads on two CPUs wake each other (default 1000)",
 	  pingpong_main },
+	{ "klpdemo", "[ROUNDS]: call a livepatched function on every CPU while the patch flips (default 10)",
+	  klpdemo_main },
 };
 
 const struct workload *workload_find(const char *name)

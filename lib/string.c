@@ -163,6 +163,20 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* The next line of *s, its newline cut off; NULL once *s is empty. */
+char *str_next_line(char **s)
+{
+	char *line = *s, *newline;
+
+	if (!line || !*line)
+		return NULL;
+	newline = strchr(line, '\n');
+	if (newline)
+		*newline++ = 0;
+	*s = newline ? newline : line + strlen(line);
+	return line;
+}
+
 /* The message glibc's strerror gives, which is what a Linux shell prints. */
 const char *strerror_text(int err)
 {

@@ -10,7 +10,7 @@
 #include "kernel.h"
 #include "string.h"
 #include "shell.h"
-#include "vfs.h"
+#include "mm.h"
 #include "ftrace.h"
 #include "init.h"
 #include "kstrtox.h"
@@ -24,20 +24,6 @@
 #define BATCH		1000
 #define BATCHES		20
 #define TRACING		"/sys/kernel/tracing/"
-
-/* Write a file as `echo` does: one write of the line, then close. */
-static int echo_to(const char *path, const char *line)
-{
-	char buf[128];
-	struct file *f;
-	int len = scnprintf(buf, sizeof(buf), "%s\n", line);
-	int ret = vfs_open(NULL, path, O_WRONLY | O_TRUNC, &f);
-
-	if (ret)
-		return ret;
-	ret = vfs_write(f, buf, len);
-	return vfs_close(f) ?: (ret < 0 ? ret : 0);
-}
 
 static u64 one_batch(void)
 {
@@ -122,7 +108,7 @@ static u64 switch_insns(const char *tracer)
 {
 	u64 start = rdinstret();
 
-	if (echo_to(TRACING "current_tracer", tracer))
+	if (sh_echo(TRACING "current_tracer", false, tracer))
 		return 0;
 	return rdinstret() - start;
 }
@@ -130,25 +116,20 @@ static u64 switch_insns(const char *tracer)
 /* One number of per_cpu/cpuN/stats, e.g. field "bytes: ". */
 static u64 read_stat(int cpu, const char *field)
 {
-	char path[64], buf[512], *p, *end;
-	struct file *f;
-	ssize_t n;
+	char path[64], *stats, *p, *end;
 	unsigned long v = 0;
 
 	snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
-	if (vfs_open(NULL, path, O_RDONLY, &f))
+	stats = sh_read_file(path);
+	if (IS_ERR(stats))
 		return 0;
-	n = vfs_read(f, buf, sizeof(buf) - 1);
-	vfs_close(f);
-	buf[n > 0 ? n : 0] = 0;
-	p = strstr(buf, field);
-	if (p) {
-		p += strlen(field);
-		end = strchr(p, '\n');
-		if (end)
-			end[1] = 0;
-		kstrtoul(p, 10, &v);
+	p = strstr(stats, field);
+	end = p ? strchr(p, '\n') : NULL;
+	if (end) {
+		*end = 0;
+		kstrtoul(p + strlen(field), 10, &v);
 	}
+	kfree(stats);
 	return v;
 }
 
@@ -156,27 +137,27 @@ static void bench_function(struct shell_out *out, u64 base)
 {
 	u64 sw, before;
 
-	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
 		return;
 	sw = switch_insns("function");
 	if (!sw)
 		return;
 	report_int(out, "switch_one_insns", sw);
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "trace", false, "");
 	before = read_stat(0, "bytes: ");
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
 	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
-	echo_to(TRACING "tracing_on", "0");
+	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
-	echo_to(TRACING "tracing_on", "1");
-	echo_to(TRACING "current_tracer", "nop");
-	if (!echo_to(TRACING "current_tracer", "function_graph")) {
+	sh_echo(TRACING "tracing_on", false, "1");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	if (!sh_echo(TRACING "current_tracer", false, "function_graph")) {
 		report(out, "graph_insns_per_call", extra_per_call(base));
-		echo_to(TRACING "current_tracer", "nop");
+		sh_echo(TRACING "current_tracer", false, "nop");
 	}
-	echo_to(TRACING "set_ftrace_filter", "");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "set_ftrace_filter", false, "");
+	sh_echo(TRACING "trace", false, "");
 }
 
 /*
@@ -186,13 +167,13 @@ static void bench_function(struct shell_out *out, u64 base)
  */
 static void bench_profile(struct shell_out *out, u64 base)
 {
-	if (echo_to(TRACING "set_ftrace_filter", "bench_target"))
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
 		return;
-	if (!echo_to(TRACING "function_profile_enabled", "1")) {
+	if (!sh_echo(TRACING "function_profile_enabled", false, "1")) {
 		report(out, "profile_insns_per_call", extra_per_call(base));
-		echo_to(TRACING "function_profile_enabled", "0");
+		sh_echo(TRACING "function_profile_enabled", false, "0");
 	}
-	echo_to(TRACING "set_ftrace_filter", "");
+	sh_echo(TRACING "set_ftrace_filter", false, "");
 }
 
 /*
@@ -201,14 +182,14 @@ static void bench_profile(struct shell_out *out, u64 base)
  */
 static void bench_stack(struct shell_out *out, u64 base)
 {
-	if (echo_to(TRACING "stack_trace_filter", "bench_target"))
+	if (sh_echo(TRACING "stack_trace_filter", false, "bench_target"))
 		return;
-	if (!echo_to("/proc/sys/kernel/stack_tracer_enabled", "1")) {
+	if (!sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "1")) {
 		report(out, "stack_insns_per_call", extra_per_call(base));
-		echo_to("/proc/sys/kernel/stack_tracer_enabled", "0");
+		sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "0");
 	}
-	echo_to(TRACING "stack_trace_filter", "");
-	echo_to(TRACING "stack_max_size", "0");
+	sh_echo(TRACING "stack_trace_filter", false, "");
+	sh_echo(TRACING "stack_max_size", false, "0");
 }
 
 /* nop -> function with no filter: every site at once. */
@@ -219,8 +200,8 @@ static void bench_patch_all(struct shell_out *out)
 	if (!sw)
 		return;
 	report(out, "patch_all_insns_per_site", sw * 100 / ftrace_nr_records());
-	echo_to(TRACING "current_tracer", "nop");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
 }
 
 static volatile bool writers_stop;
@@ -250,7 +231,7 @@ static u64 events_per_sec(int n)
 	u64 t0, t1, before, after;
 	int i, started = 0;
 
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "trace", false, "");
 	writers_stop = false;
 	for (i = 0; i < n; i++) {
 		t[started] = kthread_create_on_cpu(writer_loop, NULL, "writer", i);
@@ -278,14 +259,14 @@ static int bench_smp(struct shell_out *out)
 	char key[32];
 	int n;
 
-	if (echo_to(TRACING "current_tracer", "function"))
+	if (sh_echo(TRACING "current_tracer", false, "function"))
 		return 1;
 	for (n = 1; n <= nr_cpus && n <= 4; n *= 2) {
 		snprintf(key, sizeof(key), "events_per_sec_smp%d", n);
 		report_int(out, key, events_per_sec(n));
 	}
-	echo_to(TRACING "current_tracer", "nop");
-	echo_to(TRACING "trace", "");
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
 	return 0;
 }
 

@@ -159,7 +159,13 @@ ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
 	barrier();
 }
 
-/* return_to_handler comes here for the real return address. */
+/*
+ * return_to_handler comes here for the real return address. The depth
+ * goes down at the pop: an interrupt before the callback has written
+ * the return is drawn at the returning function's level (as in Linux;
+ * at entry, one between the push and the write is drawn a level deeper,
+ * before the call).
+ */
 unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
 	struct task *t = current;
@@ -307,6 +313,17 @@ static int drop_ret_stack(struct task *t, void *data)
 	return 0;
 }
 
+/*
+ * No ret_stack for new tasks any more, and back the ones no hooked
+ * frame uses: also those the hook gave tasks created while a start
+ * failed.
+ */
+static void free_ret_stacks(void)
+{
+	sched_register_task_hook(NULL, graph_on_free);
+	for_each_task(drop_ret_stack, NULL);
+}
+
 int register_ftrace_graph(struct fgraph_ops *gops)
 {
 	int ret;
@@ -315,18 +332,17 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 		return -EBUSY;
 	sched_register_task_hook(graph_on_create, graph_on_free);
 	ret = alloc_retstack_tasklist();
-	if (ret) {
-		sched_register_task_hook(NULL, graph_on_free);
-		return ret;
+	if (!ret) {
+		graph_ops_current = gops;
+		graph_ops.func_hash = gops->func_hash ? gops->func_hash :
+							 &graph_ops.local_hash;
+		ftrace_graph_active = true;
+		ret = ftrace_startup_graph(&graph_ops, true);
 	}
-	graph_ops_current = gops;
-	graph_ops.func_hash = gops->func_hash ? gops->func_hash :
-						 &graph_ops.local_hash;
-	ftrace_graph_active = true;
-	ret = ftrace_startup_graph(&graph_ops, true);
 	if (ret) {
 		ftrace_graph_active = false;
 		graph_ops_current = NULL;
+		free_ret_stacks();
 	}
 	return ret;
 }
@@ -338,8 +354,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	ftrace_graph_active = false;
 	ftrace_startup_graph(&graph_ops, false);
 	graph_ops_current = NULL;
-	sched_register_task_hook(NULL, graph_on_free);
-	for_each_task(drop_ret_stack, NULL);
+	free_ret_stacks();
 }
 
 /* After a fatal inconsistency: hook nothing more. */

@@ -98,6 +98,10 @@ static void ftrace_regex_show(struct seq_buf *s,
 	struct ftrace_hash *hash = ff_copy(ff);
 	struct hash_show h = { s, hash };
 
+	if (!hash) {
+		seq_set_nomem(s);
+		return;
+	}
 	if (ftrace_hash_empty(hash))
 		seq_puts(s, ff->empty);
 	else
@@ -263,7 +267,7 @@ static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 
 struct pid_file {
 	struct seq_buf seq;
-	bool truncate, written;
+	bool truncate, written, failed;
 };
 
 static int ftrace_pid_open(struct inode *inode, struct file *file)
@@ -293,31 +297,35 @@ static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 {
 	struct pid_file *pf = file->private;
 	char *copy = kmalloc(n + 1);
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, n);
-	copy[n] = 0;
-	ret = trace_pid_write(&global_trace, copy,
-			      !pf->truncate || pf->written);
-	kfree(copy);
-	if (ret)
+	if (copy) {
+		memcpy(copy, buf, n);
+		copy[n] = 0;
+		ret = trace_pid_write(&global_trace, copy,
+				      !pf->truncate || pf->written);
+		kfree(copy);
+	}
+	if (ret) {
+		pf->failed = true;
 		return ret;
+	}
 	pf->written = true;
 	return n;
 }
 
+/* `>` with nothing written empties the list; a failed write keeps it. */
 static int ftrace_pid_release(struct inode *inode, struct file *file)
 {
 	struct pid_file *pf = file->private;
+	int ret = 0;
 
 	(void)inode;
-	if (pf->truncate && !pf->written)
-		trace_pid_write(&global_trace, "", false);
+	if (pf->truncate && !pf->written && !pf->failed)
+		ret = trace_pid_write(&global_trace, "", false);
 	seq_free(&pf->seq);
 	kfree(pf);
-	return 0;
+	return ret;
 }
 
 static const struct file_operations ftrace_pid_fops = {

@@ -183,13 +183,14 @@ enum print_line_t {
 /*
  * A tracer. Only init and reset are required; the others, as in Linux,
  * let it keep state per open trace file (open, close), print its own
- * header and lines, and follow tracing_thresh.
+ * header and lines, and follow tracing_thresh. Unlike Linux's, open
+ * may fail (-ENOMEM), and then so does the file's open.
  */
 struct tracer {
 	const char *name;
 	int (*init)(struct trace_array *tr);
 	void (*reset)(struct trace_array *tr);
-	void (*open)(struct trace_iterator *iter);
+	int (*open)(struct trace_iterator *iter);
 	void (*close)(struct trace_iterator *iter);
 	void (*print_header)(struct trace_iterator *iter);
 	enum print_line_t (*print_line)(struct trace_iterator *iter);
@@ -292,7 +293,7 @@ struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 
 /* trace_graph_output.c: function_graph's text */
-void graph_trace_open(struct trace_iterator *iter);
+int graph_trace_open(struct trace_iterator *iter);
 void graph_trace_close(struct trace_iterator *iter);
 void print_graph_headers(struct trace_iterator *iter);
 enum print_line_t print_graph_function(struct trace_iterator *iter);
@@ -439,10 +440,6 @@ void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);
-struct inode *create_simple(struct inode *dir, const char *name,
-			    void (*show)(struct seq_buf *s, long data),
-			    int (*store)(char *buf, struct file *file, long data),
-			    long data);
 void ftrace_create_files(struct inode *dir);
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 					struct ftrace_ops *ops);

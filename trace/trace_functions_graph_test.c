@@ -344,7 +344,7 @@ static unsigned long cost_per_call(void)
 /*
  * The issue's budget for a traced call, entry and return with a
  * one-function filter: 500 instructions (Linux 6.1: 1527). Exact only
- * under -icount shift=0; test_function_graph_golden.py runs it there.
+ * under -icount shift=0, where `make test` runs the selftests too.
  */
 static void graph_test_cost(struct kunit *t)
 {

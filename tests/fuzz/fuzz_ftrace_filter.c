@@ -1,14 +1,16 @@
 /*
- * fuzz_ftrace_filter.c: what a write to set_ftrace_filter or
- * set_ftrace_notrace goes through (trace/ftrace_files.c): the text, in
- * writes cut anywhere, split into words, each a glob or (filter only)
- * a command [!]FUNC:cmd[:N] split by ftrace_process_command()
+ * fuzz_ftrace_filter.c: what a write to set_ftrace_filter,
+ * set_ftrace_notrace, set_graph_function or set_graph_notrace goes
+ * through (trace/ftrace_files.c): the text, in writes cut anywhere,
+ * split into words, each a glob or (set_ftrace_filter only) a command
+ * [!]FUNC:cmd[:N] split by ftrace_process_command()
  * (trace/ftrace_command.c). The globs and commands must reach the
  * matcher and the command functions, stubbed here to record them, in
  * order and exactly as a plain split of the whole text says; the first
- * bad word fails its write, and the hash is installed at close only
- * if nothing failed. Then ftrace_enabled's number, which must be
- * taken exactly when kstrtoint() takes it once trimmed.
+ * bad word fails its write, and the hash is installed at close, in the
+ * file's own place, only if nothing failed. Then ftrace_enabled's
+ * number, which must be taken exactly when kstrtoint() takes it once
+ * trimmed.
  */
 #include <stdarg.h>
 #include "fuzz.h"
@@ -33,6 +35,7 @@ struct call_log {
 /* What reached the stubs, and what got installed. */
 static struct call_log calls;
 static struct ftrace_hash *installed;
+static const char *installed_as;	/* which of the four hashes */
 static int sysctl_value;
 static bool sysctl_called;
 
@@ -162,32 +165,36 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	abort();
 }
 
-/* function_graph's set_graph_function and set_graph_notrace: not here. */
-struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
-{
-	(void)is_notrace;
-	abort();
-}
-
-void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
-{
-	(void)hash, (void)is_notrace;
-	abort();
-}
-
 struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter)
 {
 	(void)ops, (void)filter;
 	return alloc_ftrace_hash(4);
 }
 
+static void install(struct ftrace_hash *hash, const char *as)
+{
+	FUZZ_CHECK(!installed);
+	installed = hash;
+	installed_as = as;
+}
+
 int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 			bool filter)
 {
-	(void)ops, (void)filter;
-	FUZZ_CHECK(!installed);
-	installed = hash;
+	FUZZ_CHECK(ops == &global_trace.ops);
+	install(hash, filter ? "filter" : "notrace");
 	return 0;
+}
+
+struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
+{
+	(void)is_notrace;
+	return alloc_ftrace_hash(4);
+}
+
+void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
+{
+	install(hash, is_notrace ? "graph_notrace" : "graph");
 }
 
 int ftrace_enable_sysctl(int enable)
@@ -297,14 +304,12 @@ static void ref_text(const char *text, bool filter, struct expect *e)
  * Open, the writes, close. Each chunk is a length byte and that many
  * bytes; writing stops at the first error, as `echo` would.
  */
-static void check_filter(struct fuzz_in *in, bool filter)
+static void check_filter(struct fuzz_in *in,
+			 const struct ftrace_filter_file *ff, const char *as)
 {
 	static char text[TEXT_MAX];
 	static struct expect e;
-	struct inode inode = {
-		.private = (void *)(filter ? &set_ftrace_filter :
-					     &set_ftrace_notrace),
-	};
+	struct inode inode = { .private = (void *)ff };
 	struct file file = { .inode = &inode, .flags = O_WRONLY | O_TRUNC };
 	size_t len = 0, n;
 	bool failed = false;
@@ -329,9 +334,10 @@ static void check_filter(struct fuzz_in *in, bool filter)
 	for (i = 0; i < (int)len; i++)	/* NULs separate words too */
 		text[i] = text[i] ?: ' ';
 	text[len] = 0;
-	ref_text(text, filter, &e);
+	ref_text(text, ff->commands, &e);
 	FUZZ_CHECK(!strcmp(calls.text, e.calls.text));
 	FUZZ_CHECK(!installed == e.failed);
+	FUZZ_CHECK(!installed || !strcmp(installed_as, as));
 	free_ftrace_hash(installed);
 }
 
@@ -359,15 +365,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		FUZZ_CHECK(register_ftrace_command(&traceoff_cmd) == -EBUSY);
 		registered = true;
 	}
-	switch (fuzz_pick(&in, 3)) {
+	switch (fuzz_pick(&in, 5)) {
 	case 0:
-		check_filter(&in, true);
+		check_filter(&in, &set_ftrace_filter, "filter");
 		break;
 	case 1:
-		check_filter(&in, false);
+		check_filter(&in, &set_ftrace_notrace, "notrace");
+		break;
+	case 2:
+		check_enabled(&in);
+		break;
+	case 3:
+		check_filter(&in, &set_graph_function, "graph");
 		break;
 	default:
-		check_enabled(&in);
+		check_filter(&in, &set_graph_notrace, "graph_notrace");
 	}
 	return 0;
 }

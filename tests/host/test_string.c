@@ -85,6 +85,30 @@ TEST(str_has_prefix)
 	EXPECT(!str_has_prefix("function", "graph"));
 }
 
+TEST(str_next_line)
+{
+	char text[] = "fib\n\nsort\nlast", *rest = text;
+
+	EXPECT_STR(str_next_line(&rest), "fib");
+	EXPECT_STR(str_next_line(&rest), "");
+	EXPECT_STR(str_next_line(&rest), "sort");
+	EXPECT_STR(str_next_line(&rest), "last");
+	EXPECT(str_next_line(&rest) == NULL);
+	EXPECT(str_next_line(&rest) == NULL);
+}
+
+TEST(str_next_line_ends_at_the_last_newline)
+{
+	char text[] = "a\n", empty[] = "", *rest = text;
+
+	EXPECT_STR(str_next_line(&rest), "a");
+	EXPECT(str_next_line(&rest) == NULL);
+	rest = empty;
+	EXPECT(str_next_line(&rest) == NULL);
+	rest = NULL;
+	EXPECT(str_next_line(&rest) == NULL);
+}
+
 TEST(strerror_text)
 {
 	EXPECT_STR(strerror_text(EINVAL), "Invalid argument");

@@ -1,0 +1,153 @@
+"""test_trace_cmd.py: the trace-cmd front end. Each subcommand is checked
+through the tracefs files it must have written (and `cat` of them), so
+trace-cmd and echo are seen to do the same thing; then record with a
+workload and with a shell command, stat's report, the errors, and Tab
+completion of -l's function names.
+"""
+
+import re
+
+from tracing import T, reset, cat, trace_lines
+
+SMP = (1, 4)
+
+USAGE = 'usage: trace-cmd COMMAND [OPTIONS]\n'
+LINE = re.compile(r'^ +(\S+)-(\d+) +\[(\d{3})\] (.{5}) +(\d+\.\d{6}): (.*)$')
+STATS = re.compile(r'CPU: (\d+)\nentries: (\d+)\noverrun: (\d+)\n')
+
+
+def funcs(k):
+    return [LINE.match(l)[6] for l in trace_lines(k)]
+
+
+def filter_lines(k, name):
+    return sorted(cat(k, name).splitlines())
+
+
+def defaults_stat(k):
+    return (f'\nBuffer size in kilobytes (per cpu):\n   1410\n'
+            f'\nBuffer total size in kilobytes:\n   {1410 * k.smp}\n'
+            f'\nTracing is enabled\n\n')
+
+
+def test_usage_and_unknown_command(k):
+    out = k.run('trace-cmd')
+    assert out.startswith(USAGE) and '  stat [-o]' in out, out
+    out = k.run('trace-cmd frobnicate')
+    assert out.startswith("trace-cmd: unknown command 'frobnicate'\n" + USAGE)
+
+
+def test_start_writes_the_tracefs_files(k):
+    reset(k)
+    k.check(k.run('trace-cmd start -p function -l fib -lfib_main '
+                  '-n fib_main -O noprint-parent'), '')
+    k.check(cat(k, 'current_tracer'), 'function\n')
+    assert filter_lines(k, 'set_ftrace_filter') == ['fib', 'fib_main']
+    k.check(cat(k, 'set_ftrace_notrace'), 'fib_main\n')
+    k.check(cat(k, 'options/print-parent'), '0\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.run('run fib 3')
+    assert funcs(k) == ['fib'] * 5, funcs(k)
+
+
+def test_stop_show_and_clear(k):
+    k.check(k.run('trace-cmd stop'), '')
+    k.check(cat(k, 'tracing_on'), '0\n')
+    k.run('run fib 3')
+    k.check(k.run('trace-cmd show'), cat(k, 'trace'))
+    assert funcs(k) == ['fib'] * 5
+    k.check(k.run('trace-cmd clear'), '')
+    assert trace_lines(k) == []
+
+
+def test_stat_reports_what_is_set(k):
+    filters = ''.join(f'   {f}\n' for f in
+                      cat(k, 'set_ftrace_filter').splitlines())
+    report = (f'\nTracer: function\n'
+              f'\nFunction Filter:\n{filters}'
+              f'\nFunction No Trace:\n   fib_main\n'
+              f'\nBuffer size in kilobytes (per cpu):\n   1410\n'
+              f'\nBuffer total size in kilobytes:\n   {1410 * k.smp}\n')
+    k.check(k.run('trace-cmd stat'), report + '\nTracing is disabled\n\n')
+    out = k.run('trace-cmd stat -o')
+    assert out.startswith(report + '\nOptions:\n   noprint-parent\n'), out
+    assert out.endswith('   nofunc_stack_trace\n\nTracing is disabled\n\n')
+
+
+def test_reset_puts_everything_back(k):
+    k.check(k.run('trace-cmd reset'), '')
+    k.check(cat(k, 'current_tracer'), 'nop\n')
+    k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
+    k.check(cat(k, 'set_ftrace_notrace'), '#### no functions disabled ####\n')
+    k.check(cat(k, 'set_graph_function'), '#### all functions enabled ####\n')
+    k.check(cat(k, 'options/print-parent'), '1\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.check(k.run('trace-cmd stat'), defaults_stat(k))
+
+
+def test_record_a_workload(k):
+    out = k.run('trace-cmd record -p function -l fib run fib 10')
+    assert out.startswith('fib(10) = 55\nCPU: 0\n'), out
+    stats = STATS.findall(out)
+    assert [int(s[0]) for s in stats] == list(range(k.smp)), out
+    assert sum(int(s[1]) for s in stats) == 177, out
+    k.check(cat(k, 'tracing_on'), '0\n')
+    k.run('run fib 10')
+    calls = funcs(k)
+    assert calls == ['fib <-fib_main'] + ['fib <-fib'] * 176, calls[:3]
+    k.run('trace-cmd reset')
+
+
+def test_record_a_shell_command(k):
+    out = k.run('trace-cmd record -p function -l cmd_echo -- echo hi there')
+    assert out.startswith('hi there\nCPU: 0\n'), out
+    k.check('\n'.join(funcs(k)), 'cmd_echo <-tc_record')
+    k.run('trace-cmd reset')
+
+
+def test_record_with_function_graph(k):
+    out = k.run('trace-cmd record -p function_graph -g fib '
+                '-O funcgraph-proc run fib 4')
+    assert out.startswith('fib(4) = 3\n'), out
+    k.check(cat(k, 'options/funcgraph-proc'), '1\n')
+    lines = trace_lines(k)
+    calls = [l for l in lines if re.search(r'\bfib\(\) \{$', l)]
+    leaves = [l for l in lines if re.search(r'\bfib\(\);$', l)]
+    assert (len(calls), len(leaves)) == (4, 5), '\n'.join(lines)
+    assert all(' fib-' in l for l in calls + leaves), '\n'.join(lines)
+    k.run('trace-cmd reset')
+    k.check(cat(k, 'options/funcgraph-proc'), '0\n')
+    k.check(cat(k, 'set_graph_function'), '#### all functions enabled ####\n')
+
+
+def test_errors_say_what_failed(k):
+    einval = 'trace-cmd: Invalid argument\n  writing {!r} to {!r}\n'
+    k.check(k.run('trace-cmd start -p nosuch'),
+            einval.format('nosuch', f'{T}/current_tracer'))
+    k.check(k.run('trace-cmd start -p function -l nosuch_fn'),
+            einval.format('nosuch_fn', f'{T}/set_ftrace_filter'))
+    k.check(k.run('trace-cmd start -p function -O nosuch_opt'),
+            einval.format('nosuch_opt', f'{T}/trace_options'))
+    for cmd, error in (
+            ('start -p function -x', "trace-cmd: invalid option -- 'x'"),
+            ('start -p', "trace-cmd: option requires an argument -- 'p'"),
+            ('start -l fib', 'trace-cmd start: no tracer given (-p TRACER)'),
+            ('start -p nop extra', "trace-cmd start: unexpected argument "
+                                   "'extra'"),
+            ('record -p function', 'trace-cmd record: no command to run'),
+            ('stop now', "trace-cmd stop: unexpected argument 'now'")):
+        out = k.run(f'trace-cmd {cmd}')
+        assert out.startswith(error + '\n' + USAGE), f'{cmd}:\n{out}'
+    assert k.run('trace-cmd stat -x').startswith(USAGE)
+    k.check(k.run('trace-cmd record -p function nosuch'),
+            'trace-cmd record: nosuch: command not found\n')
+    k.check(k.run('trace-cmd reset'), '')
+    k.check(k.run('trace-cmd stat'), defaults_stat(k))
+
+
+def test_tab_completes_function_names(k):
+    k.check(k.run('trace-cmd start -p function -l fib_m\t -n ftrace_test_fi\t'),
+            '')
+    k.check(cat(k, 'set_ftrace_filter'), 'fib_main\n')
+    k.check(cat(k, 'set_ftrace_notrace'), 'ftrace_test_fib\n')
+    k.run('trace-cmd reset')
