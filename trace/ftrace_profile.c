@@ -238,20 +238,24 @@ static void function_stat_show(struct seq_buf *s,
 }
 
 /*
- * The most time first. Linux's trace_stat puts a record before those
- * with equal time that came earlier: kept here, so ties read alike.
+ * The CPU's records, the most time first; NULL when out of memory.
+ * Linux's trace_stat puts a record before those with equal time that
+ * came earlier: kept here, so ties read alike.
  */
-static void sort_by_time(const struct ftrace_profile **v, unsigned long n)
+static const struct ftrace_profile **
+sorted_records(const struct ftrace_profile_stat *stat, unsigned long n)
 {
+	const struct ftrace_profile **v = kmalloc(n * sizeof(*v));
 	unsigned long i, j;
 
-	for (i = 1; i < n; i++) {
-		const struct ftrace_profile *rec = v[i];
+	for (i = 0; v && i < n; i++) {
+		const struct ftrace_profile *rec = &stat->records[i];
 
 		for (j = i; j > 0 && v[j - 1]->time <= rec->time; j--)
 			v[j] = v[j - 1];
 		v[j] = rec;
 	}
+	return v;
 }
 
 static void function_stat_headers(struct seq_buf *s)
@@ -265,18 +269,15 @@ static void function_stat_headers(struct seq_buf *s)
 /* data: the CPU. */
 static void function_stat_file_show(struct seq_buf *s, long data)
 {
-	struct ftrace_profile_stat *stat = &ftrace_profile_stats[data];
 	const struct ftrace_profile **v;
 	unsigned long i, n;
 
 	function_stat_headers(s);
 	mutex_lock(&ftrace_profile_lock);
-	n = stat->used;
-	v = n ? kmalloc(n * sizeof(*v)) : NULL;
-	for (i = 0; v && i < n; i++)
-		v[i] = &stat->records[i];
-	if (v)
-		sort_by_time(v, n);
+	n = ftrace_profile_stats[data].used;
+	v = n ? sorted_records(&ftrace_profile_stats[data], n) : NULL;
+	if (n && !v)
+		seq_set_nomem(s);
 	for (i = 0; v && i < n; i++)
 		function_stat_show(s, v[i]);
 	mutex_unlock(&ftrace_profile_lock);

@@ -271,8 +271,10 @@ static void stack_trace_show(struct seq_buf *s, long data)
 	struct stack_trace_copy *c = kmalloc(sizeof(*c));
 
 	(void)data;
-	if (!c)
+	if (!c) {
+		seq_set_nomem(s);
 		return;
+	}
 	stack_trace_copy(c);
 	print_max_stack(s, c);
 	kfree(c);

@@ -33,6 +33,7 @@ struct nomem_case {
 	struct tracefs_op op;
 };
 
+#define STACK_ENABLED	"/proc/sys/kernel/stack_tracer_enabled"
 #define ECHO(f, t)	{ T f, O_TRUNC, t }
 #define APPEND(f, t)	{ T f, O_APPEND, t }
 #define CAT(f)		{ T f, 0, NULL }
@@ -79,6 +80,19 @@ static const struct nomem_case cases[] = {
 	{ "read_filter", { ECHO("set_ftrace_filter", "fib\n"),
 			   APPEND("set_ftrace_filter", "sort:traceoff:2\n") },
 	  CAT("set_ftrace_filter") },
+	{ "profile", { ECHO("set_ftrace_filter", "fib\n") },
+	  ECHO("function_profile_enabled", "1\n") },
+	/* vfs_open returns before the write that turns fgraph off. */
+	{ "read_profile", { ECHO("set_ftrace_filter", "vfs_open\n"),
+			    ECHO("function_profile_enabled", "1\n"),
+			    ECHO("trace_marker", "x\n") },
+	  CAT("trace_stat/function0") },
+	{ "stack_filter", {}, ECHO("stack_trace_filter", "fib sort*\n") },
+	{ "stack_tracer", { ECHO("stack_trace_filter", "fib\n") },
+	  { STACK_ENABLED, O_TRUNC, "1\n" } },
+	{ "read_stack", { ECHO("stack_trace_filter", "*\n"),
+			  { STACK_ENABLED, O_TRUNC, "1\n" } },
+	  CAT("stack_trace") },
 };
 
 /* Everything a failed operation must leave as it was. */
@@ -87,15 +101,22 @@ static const char *const state_files[] = {
 	"buffer_size_kb", "buffer_total_size_kb", "per_cpu/cpu0/buffer_size_kb",
 	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid",
 	"set_graph_function", "set_graph_notrace", "enabled_functions",
+	"function_profile_enabled", "stack_trace_filter",
 };
 
-/* The defaults the tests of tracing.py go back to, and no probes. */
+/*
+ * The defaults the tests of tracing.py go back to, and no probes. The
+ * profiler stops first: under an empty filter it would hook the very
+ * writes that stop it, and this task would keep its ret_stack.
+ */
 static const struct tracefs_op defaults[] = {
+	ECHO("function_profile_enabled", "0\n"),
 	ECHO("current_tracer", "nop\n"), ECHO("set_ftrace_filter", "\n"),
 	APPEND("set_ftrace_filter", "!*:traceoff:0\n"),
 	ECHO("set_ftrace_notrace", "\n"), ECHO("set_ftrace_pid", "\n"),
 	ECHO("set_graph_function", "\n"), ECHO("set_graph_notrace", "\n"),
 	ECHO("tracing_on", "1\n"), ECHO("trace", "\n"),
+	{ STACK_ENABLED, O_TRUNC, "0\n" }, ECHO("stack_trace_filter", "\n"),
 };
 
 static unsigned long injected;
