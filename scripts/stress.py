@@ -157,7 +157,8 @@ def soak(args):
                  'function'
         functions = k.run(f'cat {T}/available_filter_functions').split()
         symbols = symbols_of(os.path.join(args.build, 'kernel.sym'))
-        readers = Soak(k, TraceChecker(functions, symbols, SMP))
+        readers = Soak(k, TraceChecker(functions, symbols, SMP,
+                                       graph=tracer == 'function_graph'))
         k.run(f'echo {SOAK_BUFFER_KB} > {T}/buffer_size_kb')
         k.run(f'echo {tracer} > {T}/current_tracer')
         k.check(k.run('stress start'), f'soak: {SMP} workers started\n')

@@ -160,6 +160,17 @@ ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
 }
 
 /*
+ * Graph tracing stopped while this task had hooked frames, and the last
+ * of them has returned: give the ret_stack back, as unregistering does
+ * for the tasks that had none (Linux keeps it until the task exits).
+ * The exchange makes this and drop_ret_stack free it once between them.
+ */
+static noinline void ret_stack_done(struct task *t)
+{
+	kfree(__atomic_exchange_n(&t->ret_stack, NULL, __ATOMIC_ACQ_REL));
+}
+
+/*
  * return_to_handler comes here for the real return address. The depth
  * goes down at the pop: an interrupt before the callback has written
  * the return is drawn at the returning function's level (as in Linux;
@@ -178,7 +189,8 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 		graph_ops_current->retfunc(&trace);
 	/* Only now free the slot: the callback may itself be traced. */
 	barrier();
-	t->curr_ret_stack--;
+	if (unlikely(--t->curr_ret_stack < 0 && !ftrace_graph_active))
+		ret_stack_done(t);
 	return ret;
 }
 
@@ -305,11 +317,10 @@ static int alloc_retstack_tasklist(void)
 static int drop_ret_stack(struct task *t, void *data)
 {
 	(void)data;
-	/* Still-hooked frames of sleeping tasks keep it until they return. */
-	if (t->curr_ret_stack < 0) {
-		kfree(t->ret_stack);
-		t->ret_stack = NULL;
-	}
+	/* Hooked frames keep it until the last returns (ret_stack_done). */
+	if (t->curr_ret_stack < 0)
+		kfree(__atomic_exchange_n(&t->ret_stack, NULL,
+					  __ATOMIC_ACQ_REL));
 	return 0;
 }
 

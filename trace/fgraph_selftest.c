@@ -3,8 +3,10 @@
  * Linux's trace_selftest_startup_function_graph: entries and returns
  * balance for a known call tree, durations nest, a recursion deeper
  * than the ret_stack overruns cleanly, graph and function callbacks
- * share sites, and a backtrace through hooked frames names the real
- * callers. A watchdog stops graph tracing if a test runs away.
+ * share sites, a backtrace through hooked frames names the real
+ * callers, and a ret_stack goes back once graph tracing stopped and its
+ * hooked frames returned. A watchdog stops graph tracing if a test runs
+ * away.
  */
 #include "kernel.h"
 #include "string.h"
@@ -89,6 +91,29 @@ static void one_graph_at_a_time(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), -EBUSY);
 	unregister_ftrace_graph(&counting_gops);
+}
+
+static long stop_graph(long a)
+{
+	unregister_ftrace_graph(&counting_gops);
+	return a;
+}
+
+/*
+ * Graph tracing stops under a hooked frame of this task: the frame
+ * still returns through return_to_handler, and with it the task gives
+ * its ret_stack back (it was kept before, until the task exited).
+ */
+static void stop_under_hooked_frame(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_call);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_test_call(stop_graph, 7), 7);
+	KUNIT_EXPECT_EQ(t, entries, 1);
+	KUNIT_EXPECT_EQ(t, returns, 0);
+	KUNIT_EXPECT_TRUE(t, current->ret_stack == NULL);
 }
 
 /* Deeper than the ret_stack: the excess is not hooked, just counted. */
@@ -209,6 +234,7 @@ void fgraph_fp_test(void *arg)
 SELFTEST_SUITE(fgraph,
 	KUNIT_CASE(fib_call_tree),
 	KUNIT_CASE(one_graph_at_a_time),
+	KUNIT_CASE(stop_under_hooked_frame),
 	KUNIT_CASE(deep_recursion_overruns),
 	KUNIT_CASE(graph_with_function),
 	KUNIT_CASE(backtrace_through_hooks),

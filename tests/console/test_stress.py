@@ -37,15 +37,7 @@ def read_pipe(k, path):
     return out[:out.rfind('^C')]
 
 
-def test_soak_readers(k):
-    reset(k)
-    functions = k.run(f'cat {T}/available_filter_functions').split()
-    symbols = symbols_of(os.path.join(harness.BUILD, 'kernel.sym'))
-    checker = TraceChecker(functions, symbols, k.smp)
-    write(k, 'buffer_size_kb', '8')
-    write(k, 'current_tracer', 'function')
-    k.check(k.run('stress start'), f'soak: {k.smp} workers started\n')
-    k.check(k.run('stress start'), 'stress: already started\n')
+def read_rounds(k, checker):
     for i in range(SOAK_ROUNDS):
         cpu = i % k.smp
         for text, cpu_file, merged in (
@@ -56,8 +48,23 @@ def test_soak_readers(k):
                  False)):
             problems = checker.check(text, cpu_file, merged)
             assert not problems, '\n'.join(problems)
+    assert checker.events > 100, checker.events
+
+
+def test_soak_readers(k):
+    """function, then function_graph, switched while the workers run."""
+    reset(k)
+    functions = k.run(f'cat {T}/available_filter_functions').split()
+    symbols = symbols_of(os.path.join(harness.BUILD, 'kernel.sym'))
+    write(k, 'buffer_size_kb', '8')
+    k.check(k.run('stress start'), f'soak: {k.smp} workers started\n')
+    k.check(k.run('stress start'), 'stress: already started\n')
+    for tracer in ('function', 'function_graph'):
+        write(k, 'current_tracer', tracer)
+        write(k, 'trace', '')
+        read_rounds(k, TraceChecker(functions, symbols, k.smp,
+                                    graph=tracer == 'function_graph'))
     out = k.run('stress stop', 60)
     assert out.endswith('soak: unbalanced returns 0\nstress: ok\n'), out
-    assert checker.events > 100, checker.events
     write(k, 'buffer_size_kb', '1408')
     reset(k)
