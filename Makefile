@@ -204,10 +204,13 @@ asan-bins: $(ASAN_BINS)
 fuzz-bins: $(FUZZ_BINS)
 	@:
 
+# The -pg build's selftests run too: the same core on the other sites.
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
+	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
-		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
+		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS) \
+		--mcount-build build/mcount
 
 fuzz: deps
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory fuzz-bins && \
