@@ -4,6 +4,7 @@
 # `make run`    boot it in QEMU to the shell
 # `make test`   host unit tests, in-kernel selftests and console tests
 # `make fuzz`    the libFuzzer targets, FUZZ_SECONDS=60 each
+# `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -79,16 +80,26 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
 	   lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
-.PHONY: all run test fuzz help clean deps debug bench asan-bins fuzz-bins \
-	trace-demo
+# -pg leaves no table of its sites: scripts/recordmcount.py adds one to
+# each traced object (its __mcount_loc section), and checks the linked
+# kernel: one record per function that calls _mcount, nothing else.
+ifeq ($(FTRACE),mcount)
+RECORDMCOUNT := scripts/recordmcount.py
+record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
+check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
+endif
+
+.PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
+	fuzz-bins trace-demo
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -112,10 +123,12 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py
+$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py \
+		 $(RECORDMCOUNT)
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
@@ -191,10 +204,13 @@ asan-bins: $(ASAN_BINS)
 fuzz-bins: $(FUZZ_BINS)
 	@:
 
+# The -pg build's selftests run too: the same core on the other sites.
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
+	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
-		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS)
+		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS) \
+		--mcount-build build/mcount
 
 fuzz: deps
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory fuzz-bins && \
@@ -214,6 +230,11 @@ bench: deps
 trace-demo: deps $(B)/kernel.elf
 	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
 
+# Reliability on SMP=4, with figures in $(B)/stress.json; ARGS passes
+# options to scripts/stress.py (--ops N --soak SECONDS --seed N ...).
+stress: deps $(B)/kernel.elf
+	$(PYTHON) scripts/stress.py --build $(B) $(ARGS)
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
@@ -223,6 +244,7 @@ help:
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
+	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"

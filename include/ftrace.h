@@ -117,12 +117,21 @@ unsigned long ftrace_location(unsigned long ip);
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 			void *data);
 unsigned long ftrace_nr_records(void);
+/* Why a selftest that needs call sites skips in an FTRACE=none kernel. */
+#define FTRACE_SKIP_NO_SITES	"FTRACE=none: the kernel has no call sites"
 unsigned long ftrace_nr_pages(void);
 unsigned long ftrace_update_time_insns(void);
 void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);
 extern void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 /* Hashes (trace/ftrace_hash.c). */
+static inline unsigned long ftrace_hash_ip(unsigned long ip,
+					   unsigned int bits)
+{
+	/* Sites are 4-aligned; mix the bits above that (golden ratio). */
+	return ((ip >> 2) * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+}
+
 struct ftrace_hash *alloc_ftrace_hash(unsigned int size_bits);
 struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src);
 void free_ftrace_hash(struct ftrace_hash *hash);

@@ -26,8 +26,12 @@ void *kzalloc(size_t size);
 void kfree(const void *p);
 size_t kmalloc_bytes_in_use(void);
 unsigned long kmalloc_cache_pages(void);
+size_t mm_bytes_in_use(void);
 
-/* Fault injection (make FAULT=1): fail every Nth allocation. */
+/*
+ * Fault injection (kernel/fault_inject.c): kmalloc and the page
+ * allocator each fail every Nth call from now on (0: never again).
+ */
 void mm_fail_every(unsigned long n);
 unsigned long mm_failures_injected(void);
 

@@ -99,6 +99,8 @@ unsigned long ring_buffer_dropped_events_cpu(struct trace_buffer *buffer,
 					     int cpu);
 unsigned long ring_buffer_read_events_cpu(struct trace_buffer *buffer,
 					  int cpu);
+/* Not in stats (as in Linux): written == entries + overrun + read. */
+unsigned long ring_buffer_written_cpu(struct trace_buffer *buffer, int cpu);
 unsigned long ring_buffer_bytes_cpu(struct trace_buffer *buffer, int cpu);
 u64 ring_buffer_oldest_event_ts(struct trace_buffer *buffer, int cpu);
 unsigned long ring_buffer_overruns(struct trace_buffer *buffer);

@@ -75,6 +75,12 @@ static inline struct task *current_task(void)
 }
 #define current current_task()
 
+/* Stacks grow down from here; the stack tracer measures depth from it. */
+static inline unsigned long task_stack_top(struct task *t)
+{
+	return (unsigned long)t->stack + THREAD_SIZE;
+}
+
 static inline bool in_hardirq(void)
 {
 	return current->preempt_count & HARDIRQ_MASK;

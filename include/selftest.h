@@ -13,6 +13,7 @@ struct kunit {
 	const char *name;
 	int failed;
 	bool skipped;
+	const char *skip_reason;
 };
 
 struct kunit_case {
@@ -63,8 +64,10 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 			   "%s == \"%s\", expected \"%s\"", #a, _a, _b); \
 } while (0)
 
+/* Skip the rest of the case; `why` is printed after `# SKIP`. */
 #define KUNIT_SKIP(t, why) do {						\
 	(t)->skipped = true;						\
+	(t)->skip_reason = (why);					\
 	return;								\
 } while (0)
 

@@ -96,12 +96,14 @@ int vfs_open(struct inode *cwd, const char *path, int flags,
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
 int vfs_close(struct file *f);
+int vfs_write_file(const char *path, int flags, const char *text);
 
 /*
  * A helper for generated files: fill a buffer once at open (or at the
  * first read) and serve reads from it, as Linux's seq_file does. The
  * buffer starts at size bytes and doubles as text is added; overflow
- * says an allocation failed and the text is cut short.
+ * says an allocation failed (or seq_set_nomem that the text could not
+ * be made), and then seq_read fails with -ENOMEM.
  */
 struct seq_buf {
 	char *buf;
@@ -113,7 +115,19 @@ int seq_init(struct seq_buf *s, size_t size);
 void seq_free(struct seq_buf *s);
 void seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
 void seq_puts(struct seq_buf *s, const char *str);
+void seq_set_nomem(struct seq_buf *s);
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n);
+
+/*
+ * A simple file (kernel/simple_file.c): show() writes its whole text
+ * at open, store() gets each write as one NUL-terminated string and
+ * returns 0 or a negative errno. Either may be NULL: a file without
+ * store() refuses writes with -EINVAL. data is passed to both.
+ */
+struct inode *create_simple(struct inode *dir, const char *name,
+			    void (*show)(struct seq_buf *s, long data),
+			    int (*store)(char *buf, struct file *file, long data),
+			    long data);
 
 /* ramfs (kernel/ramfs.c): a directory whose files live in memory. */
 struct inode *ramfs_mount(struct inode *parent, const char *name);

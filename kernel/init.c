@@ -15,11 +15,13 @@
 #include "stop_machine.h"
 #include "vfs.h"
 #include "trace_init.h"
+#include "fault_inject.h"
 #include "fgraph.h"
 
 void early_initcalls(void)
 {
 	vfs_init();			/* / and the ramfs at /tmp */
+	fault_inject_init();		/* /sys/kernel/debug/fail* */
 	ftrace_init();			/* every site becomes a nop */
 }
 

@@ -51,26 +51,40 @@ static const struct klp_func demo_func = {
 	.new_func = klp_demo_fixed_sum,
 };
 
-/* The enabled patch, or NULL: the shell's, or a workload's it waits for. */
+/*
+ * The enabled patch, or NULL. The klp command and klpdemo runs may
+ * change it at once (a klpdemo of `make stress` runs beside the shell):
+ * demo_lock makes each change whole, as Linux's klp_mutex does, so a
+ * patch is never disabled twice.
+ */
 static struct klp_patch *demo_patch;
+static DEFINE_MUTEX(demo_lock);
 
 /* A second patch of the function is refused by ftrace (-EBUSY). */
 static int demo_enable(void)
 {
-	struct klp_patch *patch = klp_enable_patch("klp_demo", &demo_func);
+	struct klp_patch *patch;
+	int err = 0;
 
+	mutex_lock(&demo_lock);
+	patch = klp_enable_patch("klp_demo", &demo_func);
 	if (IS_ERR(patch))
-		return PTR_ERR(patch);
-	demo_patch = patch;
-	return 0;
+		err = PTR_ERR(patch);
+	else
+		demo_patch = patch;
+	mutex_unlock(&demo_lock);
+	return err;
 }
 
 static int demo_disable(void)
 {
-	int err = klp_disable_patch(demo_patch);
+	int err;
 
+	mutex_lock(&demo_lock);
+	err = demo_patch ? klp_disable_patch(demo_patch) : -EINVAL;
 	if (!err)
 		demo_patch = NULL;
+	mutex_unlock(&demo_lock);
 	return err;
 }
 
@@ -285,17 +299,13 @@ static bool all_consistent(struct stress_worker *w, int n)
 	return true;
 }
 
-int klpdemo_main(struct shell_out *out, int argc, char **argv)
+static int klpdemo_run(struct shell_out *out, unsigned long rounds)
 {
 	struct stress_state s = { .patched = demo_patch != NULL };
 	struct stress_worker w[NR_CPUS] = { { 0 } };
-	unsigned long rounds, flips;
+	unsigned long flips;
 	int n, i, err;
 
-	err = workload_count_arg(argc, argv, STRESS_ROUNDS_DEFAULT, 1,
-				 STRESS_ROUNDS_MAX, &rounds);
-	if (err)
-		return err;
 	n = start_workers(w, &s, &err);
 	if (!err)
 		err = stress_flips(&s, rounds, &flips);
@@ -310,4 +320,27 @@ int klpdemo_main(struct shell_out *out, int argc, char **argv)
 		return 1;
 	}
 	return READ_ONCE(current->sigpending) ? -EINTR : 0;
+}
+
+/*
+ * The flips of one run, with its workers checking the results against
+ * the state it set: a second run at once would flip the same patch
+ * under it, so it is refused (-EBUSY).
+ */
+static int klpdemo_running;		/* a word: amoswap has no byte form */
+
+int klpdemo_main(struct shell_out *out, int argc, char **argv)
+{
+	unsigned long rounds;
+	int err;
+
+	err = workload_count_arg(argc, argv, STRESS_ROUNDS_DEFAULT, 1,
+				 STRESS_ROUNDS_MAX, &rounds);
+	if (err)
+		return err;
+	if (__atomic_exchange_n(&klpdemo_running, 1, __ATOMIC_ACQUIRE))
+		return -EBUSY;
+	err = klpdemo_run(out, rounds);
+	__atomic_store_n(&klpdemo_running, 0, __ATOMIC_RELEASE);
+	return err;
 }

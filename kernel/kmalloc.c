@@ -8,6 +8,7 @@
 #include "string.h"
 #include "spinlock.h"
 #include "printk.h"
+#include "fault_inject.h"
 
 #define MIN_SHIFT	5
 #define MAX_SHIFT	11
@@ -81,7 +82,7 @@ void *kmalloc(size_t size)
 	if (size > (1UL << 30))
 		return NULL;
 	if (shift <= MAX_SHIFT) {
-		h = alloc_small(shift);
+		h = should_fail(&failslab) ? NULL : alloc_small(shift);
 	} else {
 		n = ALIGN_UP(size + HDR, PAGE_SIZE) / PAGE_SIZE;
 		h = alloc_pages(n);
@@ -133,4 +134,14 @@ size_t kmalloc_bytes_in_use(void)
 unsigned long kmalloc_cache_pages(void)
 {
 	return cache_pages;
+}
+
+/*
+ * What the kernel holds: pages in use, less those kmalloc keeps cut up
+ * for reuse, plus the kmalloc blocks in use. A leak check compares it.
+ */
+size_t mm_bytes_in_use(void)
+{
+	return (nr_total_pages() - nr_free_pages() - cache_pages) * PAGE_SIZE +
+	       bytes_in_use;
 }

@@ -8,11 +8,11 @@
 #include "string.h"
 #include "spinlock.h"
 #include "printk.h"
+#include "fault_inject.h"
 
 static u64 *bitmap;		/* bit set: page in use */
 static unsigned long base, npages, nfree, hint;
 static DEFINE_SPINLOCK(page_lock);
-static unsigned long fail_every, fail_count, fail_injected;
 
 static bool page_used(unsigned long i)
 {
@@ -44,14 +44,6 @@ void page_alloc_init(unsigned long start, unsigned long end)
 	hint = map_pages;
 }
 
-static bool inject_failure(void)
-{
-	if (!fail_every || ++fail_count % fail_every)
-		return false;
-	fail_injected++;
-	return true;
-}
-
 static long find_run(unsigned long n)
 {
 	unsigned long i, run = 0, pass;
@@ -71,7 +63,7 @@ void *alloc_pages(unsigned long n)
 	unsigned long flags = spin_lock_irqsave(&page_lock);
 	long i = -1;
 
-	if (n && n <= nfree && !inject_failure())
+	if (n && n <= nfree && !should_fail(&fail_page_alloc))
 		i = find_run(n);
 	if (i >= 0) {
 		mark(i, n, true);
@@ -115,15 +107,4 @@ unsigned long nr_free_pages(void)
 unsigned long nr_total_pages(void)
 {
 	return npages;
-}
-
-void mm_fail_every(unsigned long n)
-{
-	fail_every = n;
-	fail_count = 0;
-}
-
-unsigned long mm_failures_injected(void)
-{
-	return fail_injected;
 }

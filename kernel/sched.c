@@ -23,6 +23,7 @@ _Static_assert(offsetof(struct task, preempt_count) == TASK_PREEMPT_COUNT,
 
 extern void __switch_to(struct context *prev, struct context *next);
 extern void ret_from_fork(void);
+extern char boot_stack[];	/* head.S: THREAD_SIZE bytes */
 
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(runqueue);
@@ -386,6 +387,7 @@ void sched_init(void)
 {
 	struct cpu *c = this_cpu();
 
+	boot_task.stack = boot_stack;
 	boot_task.cpu = c->id;
 	list_add_tail(&boot_task.tasks, &all_tasks);
 	c->curr = c->idle = &boot_task;

@@ -44,29 +44,19 @@ static int count_selected(const char *filter)
 	return n;
 }
 
-/*
- * What a case holds: pages in use, less those kmalloc keeps cut up for
- * reuse, plus the kmalloc blocks in use.
- */
-static long memory_in_use(void)
-{
-	return (long)((nr_total_pages() - nr_free_pages() -
-		       kmalloc_cache_pages()) * PAGE_SIZE +
-		      kmalloc_bytes_in_use());
-}
-
 /* Run one case; a case that leaks memory fails (usertests' leak check). */
 static void run_case(const struct kunit_case *c, int num, struct totals *st)
 {
-	struct kunit t = { c->name, 0, false };
-	long before = memory_in_use();
+	struct kunit t = { .name = c->name };
+	long before = mm_bytes_in_use();
 
 	c->run(&t);
-	if (!t.skipped && memory_in_use() > before)
+	if (!t.skipped && (long)mm_bytes_in_use() > before)
 		kunit_fail(&t, __FILE__, __LINE__, "leaked %ld bytes",
-			   memory_in_use() - before);
+			   (long)mm_bytes_in_use() - before);
 	if (t.skipped) {
-		console_printf("    ok %d - %s # SKIP\n", num, c->name);
+		console_printf("    ok %d - %s # SKIP %s\n", num, c->name,
+			       t.skip_reason);
 		st->skip++;
 	} else {
 		console_printf("    %sok %d - %s\n", t.failed ? "not " : "",

@@ -78,8 +78,17 @@ void seq_printf(struct seq_buf *s, const char *fmt, ...)
 	s->len += n;
 }
 
+/* What a show() could not make room for is an error, not a short file. */
+void seq_set_nomem(struct seq_buf *s)
+{
+	s->overflow = true;
+}
+
+/* Linux's seq_read: -ENOMEM rather than text cut short. */
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n)
 {
+	if (s->overflow)
+		return -ENOMEM;
 	if (f->pos >= s->len)
 		return 0;
 	n = min(n, s->len - f->pos);

@@ -60,6 +60,12 @@ TARGET long ftrace_test_fib(long n)
 			   KEEP_CALL(ftrace_test_fib(n - 2));
 }
 
+/* A traced frame around fn: what fn does happens under a hooked call. */
+TARGET long ftrace_test_call(long (*fn)(long), long a)
+{
+	return KEEP_CALL(fn(a));
+}
+
 /*
  * Returns with its caller's frame pointer moved by delta, as a stack
  * overwrite would: fgraph's frame-pointer test must catch it. Not a

@@ -355,6 +355,23 @@ int vfs_close(struct file *f)
 	return err;
 }
 
+/*
+ * What `echo -n TEXT > path` does (flags O_TRUNC, or O_APPEND for >>):
+ * open, one write of the whole text, close. The first error wins.
+ */
+int vfs_write_file(const char *path, int flags, const char *text)
+{
+	struct file *f;
+	ssize_t n;
+	int err = vfs_open(NULL, path, O_WRONLY | flags, &f);
+
+	if (err)
+		return err;
+	n = vfs_write(f, text, strlen(text));
+	err = vfs_close(f);
+	return n < 0 ? n : err;
+}
+
 static struct inode *mkdir_path(const char *path)
 {
 	struct inode *dir = root, *next;
@@ -372,11 +389,35 @@ static struct inode *mkdir_path(const char *path)
 	return dir;
 }
 
-/* The mount points: tracefs and the ftrace sysctls fill theirs later. */
+/* /dev/null: reads find nothing, writes vanish. */
+static ssize_t null_read(struct file *file, char *buf, size_t n)
+{
+	(void)file, (void)buf, (void)n;
+	return 0;
+}
+
+static ssize_t null_write(struct file *file, const char *buf, size_t n)
+{
+	(void)file, (void)buf;
+	return n;
+}
+
+static const struct file_operations null_fops = {
+	.read = null_read,
+	.write = null_write,
+};
+
+/*
+ * The mount points, which tracefs, debugfs and the sysctls fill later,
+ * and /dev/null.
+ */
 void vfs_init(void)
 {
 	root = alloc_inode("", S_IFDIR | 0755);
 	if (!root || !ramfs_mount(root, "tmp") ||
-	    !mkdir_path("/sys/kernel/tracing") || !mkdir_path("/proc/sys/kernel"))
+	    !mkdir_path("/sys/kernel/tracing") ||
+	    !mkdir_path("/sys/kernel/debug") || !mkdir_path("/proc/sys/kernel") ||
+	    !vfs_create(mkdir_path("/dev"), "null", S_IFREG | 0666, &null_fops,
+			NULL))
 		panic("vfs: no memory for the mount points");
 }

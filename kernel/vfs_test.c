@@ -1,13 +1,15 @@
 /*
  * vfs_test.c: selftests of the VFS, ramfs and seq_buf: lookup, the
  * errors Linux gives, files created, written, truncated and appended,
- * removal, and generated text read in pieces. Each case works in its
- * own ramfs directory under /tmp and removes it.
+ * removal, /dev/null, and generated text read in pieces or failing
+ * for memory. Each case works in its own ramfs directory under /tmp
+ * and removes it.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "vfs.h"
 #include "string.h"
+#include "mm.h"
 
 #define TEST_DIR	"vfs_selftest"
 
@@ -52,19 +54,6 @@ static void vfs_test_path(struct kunit *t)
 			-ENAMETOOLONG);
 }
 
-static int write_file(const char *path, int flags, const char *text)
-{
-	struct file *f;
-	ssize_t n;
-	int err = vfs_open(NULL, path, O_WRONLY | flags, &f);
-
-	if (err)
-		return err;
-	n = vfs_write(f, text, strlen(text));
-	err = vfs_close(f);
-	return n < 0 ? n : err;
-}
-
 /* The whole file, read a few bytes at a time, into buf. */
 static ssize_t read_file(const char *path, char *buf, size_t size)
 {
@@ -88,17 +77,17 @@ static void vfs_test_ramfs(struct kunit *t)
 	char buf[64];
 
 	KUNIT_EXPECT_TRUE(t, dir != NULL);
-	KUNIT_EXPECT_EQ(t, write_file(path, 0, "x"), -ENOENT);
-	KUNIT_EXPECT_EQ(t, write_file(path, O_CREAT | O_TRUNC, "hello\n"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, 0, "x"), -ENOENT);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_CREAT | O_TRUNC, "hello\n"), 0);
 	KUNIT_EXPECT_EQ(t, read_file(path, buf, sizeof(buf)), 6);
 	KUNIT_EXPECT_STREQ(t, buf, "hello\n");
-	KUNIT_EXPECT_EQ(t, write_file(path, O_APPEND, "world\n"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_APPEND, "world\n"), 0);
 	KUNIT_EXPECT_EQ(t, read_file(path, buf, sizeof(buf)), 12);
 	KUNIT_EXPECT_STREQ(t, buf, "hello\nworld\n");
-	KUNIT_EXPECT_EQ(t, write_file(path, 0, "J"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, 0, "J"), 0);
 	KUNIT_EXPECT_EQ(t, read_file(path, buf, sizeof(buf)), 12);
 	KUNIT_EXPECT_STREQ(t, buf, "Jello\nworld\n");
-	KUNIT_EXPECT_EQ(t, write_file(path, O_TRUNC, "bye"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_TRUNC, "bye"), 0);
 	KUNIT_EXPECT_EQ(t, read_file(path, buf, sizeof(buf)), 3);
 	KUNIT_EXPECT_STREQ(t, buf, "bye");
 	KUNIT_EXPECT_EQ(t, vfs_remove(dir), 0);
@@ -113,7 +102,7 @@ static void vfs_test_ramfs_grow(struct kunit *t)
 	int i;
 
 	for (i = 0; i < 1000; i++)
-		KUNIT_EXPECT_EQ(t, write_file(path, O_CREAT | O_APPEND, line), 0);
+		KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_CREAT | O_APPEND, line), 0);
 	KUNIT_EXPECT_EQ(t, vfs_lookup(dir, "big")->size, 16000);
 	KUNIT_EXPECT_EQ(t, memcmp(vfs_lookup(dir, "big")->data + 15984, line,
 				  16), 0);
@@ -127,7 +116,7 @@ static void vfs_test_walk_errors(struct kunit *t)
 
 	memset(long_name, 'n', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = 0;
-	write_file("/tmp/" TEST_DIR "/f", O_CREAT, "data");
+	vfs_write_file("/tmp/" TEST_DIR "/f", O_CREAT, "data");
 	KUNIT_EXPECT_EQ(t, walk_error("/nonexistent/x"), -ENOENT);
 	KUNIT_EXPECT_EQ(t, walk_error(""), -ENOENT);
 	KUNIT_EXPECT_EQ(t, walk_error("/tmp/" TEST_DIR "/f/x"), -ENOTDIR);
@@ -171,14 +160,14 @@ static void vfs_test_open_errors(struct kunit *t)
 	vfs_create(dir, "mode_ro", 0444, &read_write_fops, NULL);
 	vfs_create(dir, "rw", 0644, &read_write_fops, NULL);
 	KUNIT_EXPECT_EQ(t, vfs_open(NULL, "/tmp", O_WRONLY, &f), -EISDIR);
-	KUNIT_EXPECT_EQ(t, write_file("/tmp/" TEST_DIR "/ro", 0, "x"), -EACCES);
-	KUNIT_EXPECT_EQ(t, write_file("/tmp/" TEST_DIR "/mode_ro", 0, "x"),
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/tmp/" TEST_DIR "/ro", 0, "x"), -EACCES);
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/tmp/" TEST_DIR "/mode_ro", 0, "x"),
 			-EACCES);
-	KUNIT_EXPECT_EQ(t, write_file("/tmp/" TEST_DIR "/rw", 0, "x"), 0);
-	KUNIT_EXPECT_EQ(t, write_file("/sys/kernel/tracing/new", O_CREAT, "x"),
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/tmp/" TEST_DIR "/rw", 0, "x"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/sys/kernel/tracing/new", O_CREAT, "x"),
 			-EACCES);
-	KUNIT_EXPECT_EQ(t, write_file("/tmp/nodir/new", O_CREAT, "x"), -ENOENT);
-	KUNIT_EXPECT_EQ(t, write_file("/tmp/" TEST_DIR "/new/", O_CREAT, "x"),
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/tmp/nodir/new", O_CREAT, "x"), -ENOENT);
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/tmp/" TEST_DIR "/new/", O_CREAT, "x"),
 			-EISDIR);
 	KUNIT_EXPECT_EQ(t, vfs_open(NULL, "/tmp", O_RDONLY, &f), 0);
 	KUNIT_EXPECT_EQ(t, vfs_read(f, NULL, 1), -EISDIR);
@@ -239,6 +228,39 @@ static void vfs_test_seq_buf(struct kunit *t)
 	seq_free(&s);
 }
 
+static void vfs_test_dev_null(struct kunit *t)
+{
+	char buf[8];
+	struct file *f;
+
+	KUNIT_EXPECT_EQ(t, vfs_write_file("/dev/null", O_TRUNC, "gone\n"), 0);
+	KUNIT_EXPECT_EQ(t, vfs_open(NULL, "/dev/null", O_RDWR, &f), 0);
+	KUNIT_EXPECT_EQ(t, vfs_write(f, "abc", 3), 3);
+	KUNIT_EXPECT_EQ(t, vfs_read(f, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(t, vfs_close(f), 0);
+}
+
+/* Text that could not be made is an error, not a short file. */
+static void vfs_test_seq_buf_nomem(struct kunit *t)
+{
+	struct seq_buf s;
+	struct file f = { .pos = 0 };
+	char buf[8];
+
+	KUNIT_EXPECT_EQ(t, seq_init(&s, 16), 0);
+	seq_puts(&s, "partial");
+	mm_fail_every(1);
+	seq_printf(&s, "%0100d", 0);
+	mm_fail_every(0);
+	KUNIT_EXPECT_TRUE(t, s.overflow);
+	KUNIT_EXPECT_EQ(t, seq_read(&s, &f, buf, sizeof(buf)), -ENOMEM);
+	seq_free(&s);
+	KUNIT_EXPECT_EQ(t, seq_init(&s, 16), 0);
+	seq_set_nomem(&s);
+	KUNIT_EXPECT_EQ(t, seq_read(&s, &f, buf, sizeof(buf)), -ENOMEM);
+	seq_free(&s);
+}
+
 SELFTEST_SUITE(vfs,
 	KUNIT_CASE(vfs_test_lookup),
 	KUNIT_CASE(vfs_test_path),
@@ -247,4 +269,6 @@ SELFTEST_SUITE(vfs,
 	KUNIT_CASE(vfs_test_walk_errors),
 	KUNIT_CASE(vfs_test_open_errors),
 	KUNIT_CASE(vfs_test_tree),
-	KUNIT_CASE(vfs_test_seq_buf));
+	KUNIT_CASE(vfs_test_seq_buf),
+	KUNIT_CASE(vfs_test_dev_null),
+	KUNIT_CASE(vfs_test_seq_buf_nomem));

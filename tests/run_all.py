@@ -148,10 +148,11 @@ def selftest_cases(output, tag):
     return results, suite
 
 
-def run_selftests(build, smp, icount=False):
+def run_selftests(build, smp, icount=False, mode=''):
     """One boot with -append selftest. Under -icount shift=0, rdinstret
-    counts instructions, so the cost tests run instead of skipping."""
-    tag = f'smp{smp}' + ('-icount' if icount else '')
+    counts instructions, so the cost tests run instead of skipping. mode
+    names another build (e.g. the -pg one) in the results."""
+    tag = mode + f'smp{smp}' + ('-icount' if icount else '')
     k = harness.Kernel(build, smp=smp, append='selftest',
                        timeout=SELFTEST_TIMEOUT,
                        qemu_args=['-icount', 'shift=0'] if icount else ())
@@ -262,12 +263,15 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_tests, fuzz_bins, fuzz_runs):
+def jobs(build, host_tests, fuzz_bins, fuzz_runs, mcount_build):
     """(function, args) for each independent piece of work: the QEMU
     runs first, the quick host tests and fuzz runs last to fill the
     gaps."""
     work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
     work.append((run_selftests, (build, 1, True)))
+    if mcount_build:
+        work += [(run_selftests, (mcount_build, smp, False, 'mcount-'))
+                 for smp in SELFTEST_SMP]
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
@@ -296,6 +300,8 @@ def main():
     parser.add_argument('host_tests', nargs='*')
     parser.add_argument('--fuzz', nargs='*', default=[], metavar='TARGET')
     parser.add_argument('--fuzz-runs', type=int, default=50000)
+    parser.add_argument('--mcount-build', metavar='DIR',
+                        help='also run the selftests of this -pg build')
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
@@ -305,7 +311,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
                    for fn, a in jobs(args.build, args.host_tests,
-                                     args.fuzz, args.fuzz_runs)]
+                                     args.fuzz, args.fuzz_runs,
+                                     args.mcount_build)]
         for future in futures:
             for result in future.result():
                 report(result)

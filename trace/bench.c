@@ -160,6 +160,38 @@ static void bench_function(struct shell_out *out, u64 base)
 	sh_echo(TRACING "trace", false, "");
 }
 
+/*
+ * The function profiler on bench_target: fgraph's entry and return
+ * around each call, a hit counted at one and the time added at the
+ * other.
+ */
+static void bench_profile(struct shell_out *out, u64 base)
+{
+	if (sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
+		return;
+	if (!sh_echo(TRACING "function_profile_enabled", false, "1")) {
+		report(out, "profile_insns_per_call", extra_per_call(base));
+		sh_echo(TRACING "function_profile_enabled", false, "0");
+	}
+	sh_echo(TRACING "set_ftrace_filter", false, "");
+}
+
+/*
+ * The stack tracer on bench_target: after the first call sets the
+ * maximum, each call only measures its depth.
+ */
+static void bench_stack(struct shell_out *out, u64 base)
+{
+	if (sh_echo(TRACING "stack_trace_filter", false, "bench_target"))
+		return;
+	if (!sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "1")) {
+		report(out, "stack_insns_per_call", extra_per_call(base));
+		sh_echo("/proc/sys/kernel/stack_tracer_enabled", false, "0");
+	}
+	sh_echo(TRACING "stack_trace_filter", false, "");
+	sh_echo(TRACING "stack_max_size", false, "0");
+}
+
 /* nop -> function with no filter: every site at once. */
 static void bench_patch_all(struct shell_out *out)
 {
@@ -256,6 +288,8 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 		return 0;
 	bench_trampoline(out, base);
 	bench_function(out, base);
+	bench_profile(out, base);
+	bench_stack(out, base);
 	bench_patch_all(out);
 	return 0;
 }

@@ -160,6 +160,17 @@ ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
 }
 
 /*
+ * Graph tracing stopped while this task had hooked frames, and the last
+ * of them has returned: give the ret_stack back, as unregistering does
+ * for the tasks that had none (Linux keeps it until the task exits).
+ * The exchange makes this and drop_ret_stack free it once between them.
+ */
+static noinline void ret_stack_done(struct task *t)
+{
+	kfree(__atomic_exchange_n(&t->ret_stack, NULL, __ATOMIC_ACQ_REL));
+}
+
+/*
  * return_to_handler comes here for the real return address. The depth
  * goes down at the pop: an interrupt before the callback has written
  * the return is drawn at the returning function's level (as in Linux;
@@ -178,7 +189,8 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 		graph_ops_current->retfunc(&trace);
 	/* Only now free the slot: the callback may itself be traced. */
 	barrier();
-	t->curr_ret_stack--;
+	if (unlikely(--t->curr_ret_stack < 0 && !ftrace_graph_active))
+		ret_stack_done(t);
 	return ret;
 }
 
@@ -305,12 +317,22 @@ static int alloc_retstack_tasklist(void)
 static int drop_ret_stack(struct task *t, void *data)
 {
 	(void)data;
-	/* Still-hooked frames of sleeping tasks keep it until they return. */
-	if (t->curr_ret_stack < 0) {
-		kfree(t->ret_stack);
-		t->ret_stack = NULL;
-	}
+	/* Hooked frames keep it until the last returns (ret_stack_done). */
+	if (t->curr_ret_stack < 0)
+		kfree(__atomic_exchange_n(&t->ret_stack, NULL,
+					  __ATOMIC_ACQ_REL));
 	return 0;
+}
+
+/*
+ * No ret_stack for new tasks any more, and back the ones no hooked
+ * frame uses: also those the hook gave tasks created while a start
+ * failed.
+ */
+static void free_ret_stacks(void)
+{
+	sched_register_task_hook(NULL, graph_on_free);
+	for_each_task(drop_ret_stack, NULL);
 }
 
 int register_ftrace_graph(struct fgraph_ops *gops)
@@ -321,18 +343,17 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 		return -EBUSY;
 	sched_register_task_hook(graph_on_create, graph_on_free);
 	ret = alloc_retstack_tasklist();
-	if (ret) {
-		sched_register_task_hook(NULL, graph_on_free);
-		return ret;
+	if (!ret) {
+		graph_ops_current = gops;
+		graph_ops.func_hash = gops->func_hash ? gops->func_hash :
+							 &graph_ops.local_hash;
+		ftrace_graph_active = true;
+		ret = ftrace_startup_graph(&graph_ops, true);
 	}
-	graph_ops_current = gops;
-	graph_ops.func_hash = gops->func_hash ? gops->func_hash :
-						 &graph_ops.local_hash;
-	ftrace_graph_active = true;
-	ret = ftrace_startup_graph(&graph_ops, true);
 	if (ret) {
 		ftrace_graph_active = false;
 		graph_ops_current = NULL;
+		free_ret_stacks();
 	}
 	return ret;
 }
@@ -344,8 +365,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	ftrace_graph_active = false;
 	ftrace_startup_graph(&graph_ops, false);
 	graph_ops_current = NULL;
-	sched_register_task_hook(NULL, graph_on_free);
-	for_each_task(drop_ret_stack, NULL);
+	free_ret_stacks();
 }
 
 /* After a fatal inconsistency: hook nothing more. */

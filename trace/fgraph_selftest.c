@@ -3,8 +3,10 @@
  * Linux's trace_selftest_startup_function_graph: entries and returns
  * balance for a known call tree, durations nest, a recursion deeper
  * than the ret_stack overruns cleanly, graph and function callbacks
- * share sites, and a backtrace through hooked frames names the real
- * callers. A watchdog stops graph tracing if a test runs away.
+ * share sites, a backtrace through hooked frames names the real
+ * callers, and a ret_stack goes back once graph tracing stopped and its
+ * hooked frames returned. A watchdog stops graph tracing if a test runs
+ * away.
  */
 #include "kernel.h"
 #include "string.h"
@@ -58,15 +60,18 @@ static struct fgraph_ops counting_gops = {
 	.retfunc = count_return,
 };
 
+/* Hook func, by its site: -pg's is past the prologue (ftrace_location). */
 static void reset_counts(void *func)
 {
-	want_func = (unsigned long)func;
+	want_func = ftrace_location((unsigned long)func);
 	entries = returns = max_depth = entries_seen = 0;
 	durations_ok = true;
 }
 
 static void fib_call_tree(struct kunit *t)
 {
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	reset_counts(ftrace_test_fib);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
 	KUNIT_EXPECT_EQ(t, ftrace_test_fib(10), 55);
@@ -88,9 +93,34 @@ static void one_graph_at_a_time(struct kunit *t)
 	unregister_ftrace_graph(&counting_gops);
 }
 
+static long stop_graph(long a)
+{
+	unregister_ftrace_graph(&counting_gops);
+	return a;
+}
+
+/*
+ * Graph tracing stops under a hooked frame of this task: the frame
+ * still returns through return_to_handler, and with it the task gives
+ * its ret_stack back (it was kept before, until the task exited).
+ */
+static void stop_under_hooked_frame(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_call);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_test_call(stop_graph, 7), 7);
+	KUNIT_EXPECT_EQ(t, entries, 1);
+	KUNIT_EXPECT_EQ(t, returns, 0);
+	KUNIT_EXPECT_TRUE(t, current->ret_stack == NULL);
+}
+
 /* Deeper than the ret_stack: the excess is not hooked, just counted. */
 static void deep_recursion_overruns(struct kunit *t)
 {
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	reset_counts(ftrace_test_deep);
 	register_ftrace_graph(&counting_gops);
 	KUNIT_EXPECT_EQ(t, ftrace_test_deep(FTRACE_RETFUNC_DEPTH + 30),
@@ -117,6 +147,8 @@ static void graph_with_function(struct kunit *t)
 {
 	struct ftrace_ops ops = { .func = count_function, .name = "fn" };
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_fib", 15, 1);
 	function_calls = 0;
 	reset_counts(ftrace_test_fib);
@@ -151,6 +183,8 @@ static void backtrace_through_hooks(struct kunit *t)
 	unsigned long ras[16] = { 0 };
 	int i, hooks = 0;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	reset_counts(ftrace_test_backtrace);
 	register_ftrace_graph(&counting_gops);
 	ftrace_test_backtrace(3, ras, ARRAY_SIZE(ras));
@@ -165,6 +199,8 @@ static void backtrace_through_hooks(struct kunit *t)
 
 static void watchdog_stops_runaway(struct kunit *t)
 {
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	reset_counts(NULL);
 	entries_seen = WATCHDOG_ENTRIES;
 	register_ftrace_graph(&counting_gops);
@@ -198,6 +234,7 @@ void fgraph_fp_test(void *arg)
 SELFTEST_SUITE(fgraph,
 	KUNIT_CASE(fib_call_tree),
 	KUNIT_CASE(one_graph_at_a_time),
+	KUNIT_CASE(stop_under_hooked_frame),
 	KUNIT_CASE(deep_recursion_overruns),
 	KUNIT_CASE(graph_with_function),
 	KUNIT_CASE(backtrace_through_hooks),

@@ -24,6 +24,7 @@
 #include "patch.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
+#include "asm/insn.h"
 
 #define FTRACE_UPDATE_CALLS		(1 << 0)
 #define FTRACE_UPDATE_TRACE_FUNC	(1 << 1)
@@ -74,7 +75,7 @@ static void ftrace_bug(int err, struct dyn_ftrace *rec)
 {
 	pr_err("ftrace: %s at %pS (%#lx): site holds %08x\n",
 	       err == -EINVAL ? "failed to verify" : "failed to patch",
-	       (void *)rec->ip, rec->ip, *(u32 *)rec->ip);
+	       (void *)rec->ip, rec->ip, riscv_insn_read(rec->ip));
 	rec->flags |= FTRACE_FL_DISABLED;
 }
 
@@ -461,8 +462,7 @@ static void remove_ftrace_ops(struct ftrace_ops *ops)
 static unsigned long rec_target(const struct dyn_ftrace *rec,
 				unsigned long flag)
 {
-	return (rec->flags & flag) ? (unsigned long)ftrace_regs_caller :
-				     (unsigned long)ftrace_caller;
+	return (rec->flags & flag) ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
 static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
@@ -567,13 +567,35 @@ static void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	if (!ops->func_hash)
 		ops->func_hash = &ops->local_hash;
-	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
-		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	/* SAVE_REGS_IF_SUPPORTED decides alone whether SAVE_REGS holds. */
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED) {
+		if (ftrace_regs_supported())
+			ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		else
+			ops->flags &= ~FTRACE_OPS_FL_SAVE_REGS;
+	}
 	if ((ops->flags & FTRACE_OPS_FL_RECURSION) &&
 	    ops->func != ftrace_ops_assist_func) {
 		ops->saved_func = ops->func;
 		ops->func = ftrace_ops_assist_func;
 	}
+}
+
+/*
+ * IPMODIFY changes regs->epc, so it needs the regs. Where sites have
+ * none (-pg) neither it nor SAVE_REGS can be had, while
+ * SAVE_REGS_IF_SUPPORTED ops get a NULL fregs, as seed 001 promises.
+ */
+static bool ftrace_ops_regs_ok(const struct ftrace_ops *ops)
+{
+	unsigned long f = ops->flags;
+	bool if_supported = f & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED;
+
+	if (ftrace_regs_supported())
+		return !(f & FTRACE_OPS_FL_IPMODIFY) ||
+		       (f & FTRACE_OPS_FL_SAVE_REGS) || if_supported;
+	return !(f & FTRACE_OPS_FL_IPMODIFY) &&
+	       (!(f & FTRACE_OPS_FL_SAVE_REGS) || if_supported);
 }
 
 static int ftrace_startup(struct ftrace_ops *ops, int command)
@@ -586,9 +608,7 @@ static int ftrace_startup(struct ftrace_ops *ops, int command)
 		return -EBUSY;
 	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
 		return -EBUSY;
-	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
-	    !(ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
-			    FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)))
+	if (!ftrace_ops_regs_ok(ops))
 		return -EINVAL;
 	ftrace_ops_init(ops);
 	h = ops->func_hash;
@@ -698,8 +718,9 @@ static int collect_matches(struct ftrace_hash *hash, struct match_ctx *m)
 }
 
 /*
- * Apply one glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`, ...) to hash.
- * Returns how many functions matched, -EINVAL if none, -ENOMEM.
+ * Apply one glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`, ...) to hash;
+ * `*` is every function, as in Linux. Returns how many functions
+ * matched, -EINVAL if none, -ENOMEM.
  */
 int ftrace_match_records(struct ftrace_hash *hash, const char *glob, int len)
 {
@@ -802,12 +823,20 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 	return 0;
 }
 
+/*
+ * An empty hash is kept as NULL (Linux's EMPTY_HASH), so an ops whose
+ * filters were cleared holds no memory.
+ */
 static int ftrace_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 			   bool filter)
 {
 	struct ftrace_hash **dst;
 	int ret;
 
+	if (ftrace_hash_empty(hash)) {
+		free_ftrace_hash(hash);
+		hash = NULL;
+	}
 	ftrace_ops_init(ops);
 	dst = filter ? &ops->func_hash->filter_hash :
 		       &ops->func_hash->notrace_hash;
@@ -896,7 +925,8 @@ int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
 	struct ftrace_hash *hash;
 	int ret = 0;
 
-	if (!ftrace_lookup_ip(ip))
+	ip = ftrace_location(ip);
+	if (!ip)
 		return -ENOENT;
 	mutex_lock(&ftrace_lock);
 	hash = start_hash(ops, true, reset);

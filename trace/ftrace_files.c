@@ -3,12 +3,14 @@
  * ftrace_init_tracefs): set_ftrace_filter and set_ftrace_notrace,
  * function_graph's set_graph_function and set_graph_notrace,
  * available_filter_functions, enabled_functions, dyn_ftrace_total_info,
- * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled.
+ * set_ftrace_pid, and /proc/sys/kernel/ftrace_enabled; and, for other
+ * ops, filter files like set_ftrace_filter (the stack tracer's
+ * stack_trace_filter).
  *
  * A filter file gathers a write's words into a copy of the hash and
- * installs it at close (Linux's ftrace_regex_write/_release). Opening
- * with O_TRUNC (`>`) starts from an empty hash, else (`>>`) from the
- * current one. A word ended by whitespace is applied at once, so a bad
+ * installs it at close (Linux's ftrace_regex_write/_release). Only
+ * set_ftrace_filter takes FUNC:cmd commands. Opening with O_TRUNC (`>`)
+ * starts from an empty hash, else (`>>`) from the current one. A word ended by whitespace is applied at once, so a bad
  * one fails the write (-EINVAL); a word at the very end of the data is
  * applied at close, where an error cannot be reported. Unlike Linux, a
  * write that failed leaves the hash as it was even after `>`.
@@ -23,22 +25,30 @@
 
 #define TOKEN_MAX	(KSYM_NAME_LEN + 64)
 
-/* The hash a filter file edits, and how it reads when empty. */
+/*
+ * The hash a filter file edits, and how it reads when empty: one of an
+ * ops' two (global_trace's, or the stack tracer's for
+ * stack_trace_filter), or one of function_graph's.
+ */
 struct ftrace_filter_file {
-	bool graph;			/* function_graph's, else the ops' */
+	bool graph;			/* function_graph's, else ops' */
 	bool is_notrace;		/* the notrace hash, else the filter */
 	bool commands;			/* FUNC:cmd words and their listing */
 	const char *empty;
+	struct ftrace_ops *ops;
 };
 
+#define ALL_ENABLED	"#### all functions enabled ####\n"
+#define NONE_DISABLED	"#### no functions disabled ####\n"
+
 static const struct ftrace_filter_file set_ftrace_filter = {
-	false, false, true, "#### all functions enabled ####\n" };
+	false, false, true, ALL_ENABLED, &global_trace.ops };
 static const struct ftrace_filter_file set_ftrace_notrace = {
-	false, true, false, "#### no functions disabled ####\n" };
+	false, true, false, NONE_DISABLED, &global_trace.ops };
 static const struct ftrace_filter_file set_graph_function = {
-	true, false, false, "#### all functions enabled ####\n" };
+	true, false, false, ALL_ENABLED, NULL };
 static const struct ftrace_filter_file set_graph_notrace = {
-	true, true, false, "#### no functions disabled ####\n" };
+	true, true, false, NONE_DISABLED, NULL };
 
 struct ftrace_regex_iter {
 	const struct ftrace_filter_file *ff;
@@ -54,7 +64,7 @@ static struct ftrace_hash *ff_copy(const struct ftrace_filter_file *ff)
 {
 	if (ff->graph)
 		return ftrace_graph_hash_copy(ff->is_notrace);
-	return ftrace_ops_hash_copy(&global_trace.ops, !ff->is_notrace);
+	return ftrace_ops_hash_copy(ff->ops, !ff->is_notrace);
 }
 
 /* At close, where an error cannot be reported any more. */
@@ -64,7 +74,7 @@ static void ff_install(const struct ftrace_filter_file *ff,
 	if (ff->graph)
 		ftrace_graph_set_hash(hash, ff->is_notrace);
 	else
-		ftrace_ops_set_hash(&global_trace.ops, hash, !ff->is_notrace);
+		ftrace_ops_set_hash(ff->ops, hash, !ff->is_notrace);
 }
 
 struct hash_show {
@@ -88,6 +98,10 @@ static void ftrace_regex_show(struct seq_buf *s,
 	struct ftrace_hash *hash = ff_copy(ff);
 	struct hash_show h = { s, hash };
 
+	if (!hash) {
+		seq_set_nomem(s);
+		return;
+	}
 	if (ftrace_hash_empty(hash))
 		seq_puts(s, ff->empty);
 	else
@@ -129,7 +143,7 @@ static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
 	return seq_read(&iter->seq, file, buf, n);
 }
 
-/* One word: a glob for the hash, or (filter only) FUNC:cmd[:N]. */
+/* One word: a glob for the hash, or (set_ftrace_filter) FUNC:cmd[:N]. */
 static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 {
 	int ret;
@@ -190,6 +204,23 @@ static const struct file_operations ftrace_filter_fops = {
 	.release = ftrace_regex_release,
 };
 
+/* A set_ftrace_filter for another ops (Linux's stack_trace_filter). */
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops)
+{
+	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
+	struct inode *inode;
+
+	if (!ff)
+		return NULL;
+	*ff = (struct ftrace_filter_file){ false, false, false, ALL_ENABLED,
+					   ops };
+	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
+	if (!inode)
+		kfree(ff);
+	return inode;
+}
+
 /* ---- listings -------------------------------------------------------------- */
 
 static int show_avail(struct dyn_ftrace *rec, void *data)
@@ -236,7 +267,7 @@ static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 
 struct pid_file {
 	struct seq_buf seq;
-	bool truncate, written;
+	bool truncate, written, failed;
 };
 
 static int ftrace_pid_open(struct inode *inode, struct file *file)
@@ -266,31 +297,35 @@ static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 {
 	struct pid_file *pf = file->private;
 	char *copy = kmalloc(n + 1);
-	int ret;
+	int ret = -ENOMEM;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, n);
-	copy[n] = 0;
-	ret = trace_pid_write(&global_trace, copy,
-			      !pf->truncate || pf->written);
-	kfree(copy);
-	if (ret)
+	if (copy) {
+		memcpy(copy, buf, n);
+		copy[n] = 0;
+		ret = trace_pid_write(&global_trace, copy,
+				      !pf->truncate || pf->written);
+		kfree(copy);
+	}
+	if (ret) {
+		pf->failed = true;
 		return ret;
+	}
 	pf->written = true;
 	return n;
 }
 
+/* `>` with nothing written empties the list; a failed write keeps it. */
 static int ftrace_pid_release(struct inode *inode, struct file *file)
 {
 	struct pid_file *pf = file->private;
+	int ret = 0;
 
 	(void)inode;
-	if (pf->truncate && !pf->written)
-		trace_pid_write(&global_trace, "", false);
+	if (pf->truncate && !pf->written && !pf->failed)
+		ret = trace_pid_write(&global_trace, "", false);
 	seq_free(&pf->seq);
 	kfree(pf);
-	return 0;
+	return ret;
 }
 
 static const struct file_operations ftrace_pid_fops = {

@@ -15,8 +15,7 @@
 static unsigned long hash_index(const struct ftrace_hash *hash,
 				unsigned long ip)
 {
-	/* Sites are 4-aligned; mix the bits above that (golden ratio). */
-	return ((ip >> 2) * 0x9E3779B97F4A7C15ULL) >> (64 - hash->size_bits);
+	return ftrace_hash_ip(ip, hash->size_bits);
 }
 
 struct ftrace_hash *alloc_ftrace_hash(unsigned int size_bits)

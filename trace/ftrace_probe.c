@@ -244,7 +244,8 @@ static int remove_ip(unsigned long ip, void *data)
 
 /*
  * `!FUNC:cmd[:N]`: take the probe off the functions glob names. No such
- * probe: -ENODEV; none of its functions match: -EINVAL.
+ * probe: -ENODEV; none of its functions match: -EINVAL; no memory for
+ * the new hash: -ENOMEM, and the probe stays as it was.
  */
 int unregister_ftrace_function_probe_func(const char *glob, int len,
 					  struct trace_array *tr,
@@ -253,17 +254,21 @@ int unregister_ftrace_function_probe_func(const char *glob, int len,
 	struct ftrace_hash *matches = alloc_ftrace_hash(4);
 	struct probe_remove r = { NULL, 0 };
 	struct ftrace_func_probe *probe;
-	int ret = -ENODEV;
+	int ret;
 
 	mutex_lock(&probe_lock);
 	probe = find_probe(tr, ops);
-	if (probe && matches && ftrace_match_records(matches, glob, len) > 0) {
+	if (!probe)
+		ret = -ENODEV;
+	else
+		ret = matches ? ftrace_match_records(matches, glob, len) :
+				-ENOMEM;
+	if (ret > 0) {
 		r.hash = ftrace_ops_hash_copy(&probe->ops, true);
 		if (r.hash)
 			ftrace_hash_for_each(matches, remove_ip, &r);
+		ret = !r.hash ? -ENOMEM : r.removed ? 0 : -EINVAL;
 	}
-	if (probe)
-		ret = r.removed ? 0 : -EINVAL;
 	if (!ret && ftrace_hash_empty(r.hash)) {
 		free_probe(probe);
 	} else if (!ret) {
@@ -307,6 +312,8 @@ void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s)
 		p.probe = probe;
 		if (hash)
 			for_each_rec_in(hash, show_probe_rec, &p);
+		else
+			seq_set_nomem(s);
 		free_ftrace_hash(hash);
 	}
 	mutex_unlock(&probe_lock);

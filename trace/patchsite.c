@@ -21,16 +21,18 @@ static const struct {
 	char *addr;
 } trampoline_slots[] = {
 	{ "ftrace_call", ftrace_call },
-	{ "ftrace_regs_call", ftrace_regs_call },
 	{ "ftrace_graph_call", ftrace_graph_call },
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+	{ "ftrace_regs_call", ftrace_regs_call },
 	{ "ftrace_graph_regs_call", ftrace_graph_regs_call },
+#endif
 };
 
 /* One instruction: its bytes, its text, and where a jal goes. */
 static void show_insn(struct shell_out *out, unsigned long ip)
 {
 	const u8 *b = (const u8 *)ip;
-	u32 insn = *(const u32 *)ip;
+	u32 insn = riscv_insn_read(ip);
 	char text[64];
 
 	riscv_disasm(b, ip, text, sizeof(text));

@@ -82,6 +82,7 @@ struct ring_buffer_per_cpu {
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
 	unsigned long dropped_events;
+	unsigned long written;		/* events on the pages left behind */
 	/* Shared with the readers. */
 	u64 reader_pos;
 	unsigned long overrun;		/* events lost to overwriting */
@@ -261,6 +262,9 @@ static bool rb_advance_tail(struct ring_buffer_per_cpu *cpu_buffer)
 		cpu_buffer->dropped_events++;
 		return false;
 	}
+	/* No writer comes back to the old tail: its count is final. */
+	WRITE_ONCE(cpu_buffer->written,
+		   cpu_buffer->written + cpu_buffer->tail_page->entries);
 	bpage = rb_page(cpu_buffer, next);
 	rb_reset_page(bpage);
 	wmb();
@@ -808,6 +812,19 @@ unsigned long ring_buffer_bytes_cpu(struct trace_buffer *buffer, int cpu)
 	return rb_held(buffer->buffers[cpu]).bytes;
 }
 
+/*
+ * Every event written since the last reset, kept without a count on
+ * the fast path: the pages left behind, plus the tail page's. Exact
+ * once the writers are stopped, when it equals entries + overrun + read.
+ */
+unsigned long ring_buffer_written_cpu(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+
+	return READ_ONCE(cpu_buffer->written) +
+	       READ_ONCE(READ_ONCE(cpu_buffer->tail_page)->entries);
+}
+
 unsigned long ring_buffer_overrun_cpu(struct trace_buffer *buffer, int cpu)
 {
 	return READ_ONCE(buffer->buffers[cpu]->overrun);
@@ -918,7 +935,7 @@ static void rb_reset_cpu(struct ring_buffer_per_cpu *cpu_buffer)
 	cpu_buffer->tail_num = cpu_buffer->commit_num = num;
 	cpu_buffer->tail_page = cpu_buffer->commit_page = bpage;
 	cpu_buffer->write_stamp = 0;
-	cpu_buffer->overrun = cpu_buffer->read = 0;
+	cpu_buffer->overrun = cpu_buffer->read = cpu_buffer->written = 0;
 	cpu_buffer->commit_overrun = cpu_buffer->dropped_events = 0;
 	cpu_buffer->rd_overrun = 0;
 	cpu_buffer->rd = (struct rb_cursor){ .page = num };

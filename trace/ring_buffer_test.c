@@ -2,7 +2,8 @@
  * ring_buffer_test.c: selftests of the ring buffer (trace/ring_buffer.c):
  * order and time stamps, wrap-around with exact overrun counts, time
  * extends, an interrupt writing while a task's reservation is open
- * (forced, then at random from another CPU), resizing, iterators.
+ * (forced, then at random from another CPU), resizing, iterators, and
+ * every event written accounted for (held, overrun or read).
  */
 #include "kernel.h"
 #include "string.h"
@@ -219,6 +220,46 @@ static void rb_test_resize(struct kunit *t)
 	ring_buffer_free(b);
 }
 
+static void expect_balance(struct kunit *t, struct trace_buffer *b, int cpu,
+			   unsigned long written)
+{
+	KUNIT_EXPECT_EQ(t, ring_buffer_written_cpu(b, cpu), written);
+	KUNIT_EXPECT_EQ(t, ring_buffer_entries_cpu(b, cpu) +
+			ring_buffer_overrun_cpu(b, cpu) +
+			ring_buffer_read_events_cpu(b, cpu), written);
+}
+
+/*
+ * Every event written is held, overrun or read, through wrapping,
+ * consuming, a shrink that drops pages, a reset; dropped events were
+ * never written.
+ */
+static void rb_test_written_balance(struct kunit *t)
+{
+	struct trace_buffer *b = test_buffer(4);
+	unsigned long lost;
+	u64 ts;
+	int cpu, i;
+
+	if (!b)
+		KUNIT_SKIP(t, "no memory");
+	cpu = write_many(b, 10 * PER_PAGE + 7);
+	expect_balance(t, b, cpu, 10 * PER_PAGE + 7);
+	for (i = 0; i < 20; i++)
+		ring_buffer_consume(b, cpu, &ts, &lost);
+	KUNIT_EXPECT_EQ(t, ring_buffer_read_events_cpu(b, cpu), 20);
+	expect_balance(t, b, cpu, 10 * PER_PAGE + 7);
+	KUNIT_EXPECT_EQ(t, ring_buffer_resize(b, 1, -1), 0);
+	expect_balance(t, b, cpu, 10 * PER_PAGE + 7);
+	ring_buffer_reset(b);
+	expect_balance(t, b, cpu, 0);
+	ring_buffer_change_overwrite(b, false);
+	write_many(b, 3 * PER_PAGE);
+	expect_balance(t, b, cpu, 2 * PER_PAGE);
+	KUNIT_EXPECT_EQ(t, ring_buffer_dropped_events_cpu(b, cpu), PER_PAGE);
+	ring_buffer_free(b);
+}
+
 /* ---- an interrupt writing inside a task's open reservation ------------- */
 
 struct nest {
@@ -351,6 +392,7 @@ static void rb_test_irq_storm(struct kunit *t)
 	kthread_wait(snd);
 	check_storm(t, &s);
 	KUNIT_EXPECT_EQ(t, ring_buffer_overrun_cpu(s.b, s.cpu), 0);
+	expect_balance(t, s.b, s.cpu, STORM_EVENTS + s.irq_events);
 	ring_buffer_free(s.b);
 }
 
@@ -361,5 +403,6 @@ SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_time_extend),
 	       KUNIT_CASE(rb_test_iterator),
 	       KUNIT_CASE(rb_test_resize),
+	       KUNIT_CASE(rb_test_written_balance),
 	       KUNIT_CASE(rb_test_irq_inside_reserve),
 	       KUNIT_CASE(rb_test_irq_storm));

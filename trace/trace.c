@@ -121,6 +121,8 @@ int tracing_set_tracer(struct trace_array *tr, const char *name)
 	} else if (t != tr->current_trace) {
 		tr->current_trace->reset(tr);
 		tr->current_trace = &nop_trace;
+		/* As Linux's tracer_init: a new tracer starts on empty buffers. */
+		tracing_reset_online_cpus(tr);
 		ret = t->init(tr);
 		if (!ret)
 			tr->current_trace = t;

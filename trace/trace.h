@@ -183,13 +183,14 @@ enum print_line_t {
 /*
  * A tracer. Only init and reset are required; the others, as in Linux,
  * let it keep state per open trace file (open, close), print its own
- * header and lines, and follow tracing_thresh.
+ * header and lines, and follow tracing_thresh. Unlike Linux's, open
+ * may fail (-ENOMEM), and then so does the file's open.
  */
 struct tracer {
 	const char *name;
 	int (*init)(struct trace_array *tr);
 	void (*reset)(struct trace_array *tr);
-	void (*open)(struct trace_iterator *iter);
+	int (*open)(struct trace_iterator *iter);
 	void (*close)(struct trace_iterator *iter);
 	void (*print_header)(struct trace_iterator *iter);
 	enum print_line_t (*print_line)(struct trace_iterator *iter);
@@ -292,16 +293,47 @@ struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 
 /* trace_graph_output.c: function_graph's text */
-void graph_trace_open(struct trace_iterator *iter);
+int graph_trace_open(struct trace_iterator *iter);
 void graph_trace_close(struct trace_iterator *iter);
 void print_graph_headers(struct trace_iterator *iter);
 enum print_line_t print_graph_function(struct trace_iterator *iter);
+void trace_print_graph_duration(u64 duration, struct seq_buf *s);
 
 /* trace_functions.c */
 int register_ftrace_commands(void);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
+
+/* ftrace_profile.c: the function profiler, per CPU */
+struct ftrace_profile {
+	struct ftrace_profile *next;	/* in its hash chain */
+	unsigned long ip;
+	unsigned long counter;		/* hits */
+	unsigned long long time;	/* entry to return, summed (clock units) */
+	unsigned long long time_squared;
+};
+
+int ftrace_profile_set_enabled(bool enable);
+const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip);
+void ftrace_profile_tracefs(struct inode *dir);
+
+/* trace_stack.c: the stack tracer */
+#define STACK_TRACE_ENTRIES	500
+
+/* The deepest stack seen: a return address and its depth per row. */
+struct stack_trace_copy {
+	unsigned long max_size;		/* stack_max_size */
+	unsigned int nr_entries;
+	unsigned long dump_trace[STACK_TRACE_ENTRIES];
+	unsigned int index[STACK_TRACE_ENTRIES];	/* depth, in bytes */
+};
+
+extern struct ftrace_ops stack_trace_ops;
+int stack_trace_sysctl(int enable);
+void stack_trace_copy(struct stack_trace_copy *c);
+void stack_trace_set_max(unsigned long size);
+void stack_trace_init(struct inode *dir);
 
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
@@ -408,11 +440,9 @@ void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);
-struct inode *create_simple(struct inode *dir, const char *name,
-			    void (*show)(struct seq_buf *s, long data),
-			    int (*store)(char *buf, struct file *file, long data),
-			    long data);
 void ftrace_create_files(struct inode *dir);
+struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
+					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
 
 #endif

@@ -3,7 +3,8 @@
  * global_trace, through the real ops, filter and ring buffer: fib(10)
  * makes exactly 177 events, tracing_on 0 makes none, set_ftrace_pid
  * keeps other tasks out, FUNC:traceoff stops recording at a function,
- * and the flag columns come from the context of the call.
+ * the flag columns come from the context of the call, and reads of
+ * the text end at line ends.
  */
 #include "kernel.h"
 #include "string.h"
@@ -13,6 +14,8 @@
 #include "trace_targets.h"
 #include "printk.h"
 #include "trace.h"
+
+#define TRACE	"/sys/kernel/tracing/"
 
 static void start_function_tracer(const char *filter)
 {
@@ -37,8 +40,15 @@ static void stop_function_tracer(void)
 }
 
 struct fn_count {
-	unsigned long ip, events, from_self, flags_or;
+	unsigned long func, ip, events, from_self, flags_or;
 };
+
+/* Events are recorded at fib's site: -pg's is past the prologue. */
+static struct fn_count fib_count(void)
+{
+	return (struct fn_count){ .func = (unsigned long)fib,
+				  .ip = ftrace_location((unsigned long)fib) };
+}
 
 /* Count the function events at ip, consuming every CPU's buffer. */
 static void count_events(struct fn_count *c)
@@ -57,8 +67,8 @@ static void count_events(struct fn_count *c)
 			if (entry_type(&f->ent) != TRACE_FN || f->ip != c->ip)
 				continue;
 			c->events++;
-			c->from_self += f->parent_ip >= c->ip &&
-					f->parent_ip < c->ip + 0x100;
+			c->from_self += f->parent_ip >= c->func &&
+					f->parent_ip < c->func + 0x100;
 			c->flags_or |= entry_flags(&f->ent) |
 				       entry_preempt_count(&f->ent) << 8;
 		}
@@ -67,8 +77,10 @@ static void count_events(struct fn_count *c)
 
 static void fn_test_fib_177(struct kunit *t)
 {
-	struct fn_count c = { (unsigned long)fib, 0, 0, 0 };
+	struct fn_count c = fib_count();
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	start_function_tracer("fib");
 	KUNIT_EXPECT_EQ(t, fib(10), 55);
 	tracer_tracing_off(&global_trace);
@@ -83,8 +95,10 @@ static void fn_test_fib_177(struct kunit *t)
 
 static void fn_test_tracing_off(struct kunit *t)
 {
-	struct fn_count c = { (unsigned long)fib, 0, 0, 0 };
+	struct fn_count c = fib_count();
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	start_function_tracer("fib");
 	tracer_tracing_off(&global_trace);
 	fib(10);
@@ -95,9 +109,11 @@ static void fn_test_tracing_off(struct kunit *t)
 
 static void fn_test_pid_filter(struct kunit *t)
 {
-	struct fn_count c = { (unsigned long)fib, 0, 0, 0 };
+	struct fn_count c = fib_count();
 	char pid[16];
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	start_function_tracer("fib");
 	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, "999999", false), 0);
 	fib(5);
@@ -113,9 +129,11 @@ static void fn_test_pid_filter(struct kunit *t)
 
 static void fn_test_traceoff_probe(struct kunit *t)
 {
-	struct fn_count c = { (unsigned long)fib, 0, 0, 0 };
+	struct fn_count c = fib_count();
 	char cmd[] = "fib:traceoff:1", undo[] = "!fib:traceoff:0";
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	start_function_tracer("fib");
 	KUNIT_EXPECT_EQ(t, ftrace_process_command(&global_trace, cmd), 0);
 	fib(10);
@@ -125,6 +143,41 @@ static void fn_test_traceoff_probe(struct kunit *t)
 	stop_function_tracer();
 	/* The probe ops runs first (newest on the list): nothing recorded. */
 	KUNIT_EXPECT_EQ(t, c.events, 0);
+}
+
+/* Read path in reads of n bytes; -1 if one ends inside a line. */
+static long lines_in_reads(const char *path, int flags, size_t n)
+{
+	char buf[200];
+	struct file *f;
+	long lines = 0;
+	ssize_t got, i;
+
+	if (vfs_open(NULL, path, O_RDONLY | flags, &f))
+		return -1;
+	while ((got = vfs_read(f, buf, n)) > 0) {
+		for (i = 0; i < got; i++)
+			lines += buf[i] == '\n';
+		if (buf[got - 1] != '\n')
+			lines = -1000000;
+	}
+	vfs_close(f);
+	return lines;
+}
+
+/*
+ * Each read of trace or trace_pipe ends at the end of a line, so a
+ * reader that stops (cat after Ctrl-C) never keeps half a line.
+ */
+static void fn_test_reads_end_lines(struct kunit *t)
+{
+	start_function_tracer("fib");
+	fib(10);
+	tracer_tracing_off(&global_trace);
+	KUNIT_EXPECT_EQ(t, lines_in_reads(TRACE "trace", 0, 200), 12 + 177);
+	KUNIT_EXPECT_EQ(t, lines_in_reads(TRACE "trace_pipe", O_NONBLOCK, 150),
+			177);
+	stop_function_tracer();
 }
 
 #define COST_LOOPS	1000
@@ -161,6 +214,8 @@ static void fn_test_cost(struct kunit *t)
 {
 	unsigned long base, on, off;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	if (!instret_is_exact())
 		KUNIT_SKIP(t, "needs qemu -icount shift=0");
 	base = cost_per_call();
@@ -181,4 +236,5 @@ SELFTEST_SUITE(function_tracer,
 	       KUNIT_CASE(fn_test_fib_177),
 	       KUNIT_CASE(fn_test_tracing_off),
 	       KUNIT_CASE(fn_test_pid_filter),
-	       KUNIT_CASE(fn_test_traceoff_probe));
+	       KUNIT_CASE(fn_test_traceoff_probe),
+	       KUNIT_CASE(fn_test_reads_end_lines));

@@ -139,7 +139,7 @@ static void print_graph_context(struct trace_iterator *iter, int pid,
  * usecs.nsecs in at most 7 digits (the nsecs cut, not rounded), then
  * " us " and spaces to a fixed width: Linux's trace_print_graph_duration.
  */
-static void trace_print_graph_duration(u64 duration, struct seq_buf *s)
+void trace_print_graph_duration(u64 duration, struct seq_buf *s)
 {
 	char usecs_str[24], nsecs_str[5];
 	int len = snprintf(usecs_str, sizeof(usecs_str), "%llu",
@@ -379,8 +379,6 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 {
 	u32 flags = graph_flags(iter);
 
-	if (!iter->private)
-		return TRACE_TYPE_UNHANDLED;
 	switch (entry_type(iter->ent)) {
 	case TRACE_GRAPH_ENT:
 		print_graph_entry(iter, flags);
@@ -428,16 +426,20 @@ void print_graph_headers(struct trace_iterator *iter)
 
 /* ---- per open file ------------------------------------------------------- */
 
-void graph_trace_open(struct trace_iterator *iter)
+/* Without its per-CPU state no line could be drawn: -ENOMEM. */
+int graph_trace_open(struct trace_iterator *iter)
 {
 	int cpu, nr = trace_nr_cpus();
 	struct fgraph_cpu_data *data = kzalloc(nr * sizeof(*data));
 
-	for (cpu = 0; data && cpu < nr; cpu++) {
+	if (!data)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr; cpu++) {
 		data[cpu].last_pid = -1;
 		data[cpu].depth_irq = -1;
 	}
 	iter->private = data;
+	return 0;
 }
 
 void graph_trace_close(struct trace_iterator *iter)

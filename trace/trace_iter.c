@@ -182,9 +182,8 @@ static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
 	if (trace_clock_in_ns(tr))
 		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
 	iter->ent_buf = kmalloc(BUF_PAGE_SIZE);
-	if (iter->trace->open)
-		iter->trace->open(iter);
-	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE)) {
+	if (!iter->ent_buf || seq_init(&iter->seq, PAGE_SIZE) ||
+	    (iter->trace->open && iter->trace->open(iter))) {
 		free_iter(iter);
 		return NULL;
 	}
@@ -262,18 +261,38 @@ static int tracing_release(struct inode *inode, struct file *file)
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* Hand out text already made; true if the reader's buffer is full. */
+/* Bytes up to and including the last newline in text[0..len), or 0. */
+static size_t whole_lines(const char *text, size_t len)
+{
+	while (len && text[len - 1] != '\n')
+		len--;
+	return len;
+}
+
+/*
+ * Hand out text already made; true if the reader's buffer is full. A
+ * line that does not fit waits for the next read, so a reader that
+ * stops (cat after Ctrl-C) never ends on half a line; only a line
+ * longer than the whole buffer is handed out in pieces.
+ */
 static bool copy_seq(struct trace_iterator *iter, char *buf, size_t n,
 		     size_t *copied)
 {
-	size_t len = min(n - *copied, iter->seq.len - iter->seq_pos);
+	const char *text = iter->seq.buf + iter->seq_pos;
+	size_t left = iter->seq.len - iter->seq_pos, room = n - *copied;
+	size_t len = left;
 
-	memcpy(buf + *copied, iter->seq.buf + iter->seq_pos, len);
+	if (left > room) {
+		len = whole_lines(text, room);
+		if (!len && !*copied)
+			len = room;
+	}
+	memcpy(buf + *copied, text, len);
 	iter->seq_pos += len;
 	*copied += len;
 	if (iter->seq_pos == iter->seq.len)
 		iter->seq.len = iter->seq_pos = 0;
-	return *copied == n;
+	return len < left || *copied == n;
 }
 
 /* Fill buf with lines; a line that does not fit waits for the next read. */

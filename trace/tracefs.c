@@ -1,8 +1,9 @@
 /*
  * tracefs.c: /sys/kernel/tracing (Linux's tracer_init_tracefs). Most
- * files are small: a show() that writes the whole text at open, and a
- * store() that gets each write as one NUL-terminated string. Errors
- * are Linux's: a bad value is -EINVAL and changes nothing.
+ * files are simple files (kernel/simple_file.c): a show() that writes
+ * the whole text at open, and a store() that gets each write as one
+ * NUL-terminated string. Errors are Linux's: a bad value is -EINVAL
+ * and changes nothing.
  */
 #include "kernel.h"
 #include "string.h"
@@ -10,96 +11,6 @@
 #include "kstrtox.h"
 #include "printk.h"
 #include "trace.h"
-
-struct trace_simple_file {
-	void (*show)(struct seq_buf *s, long data);
-	int (*store)(char *buf, struct file *file, long data);
-	long data;
-};
-
-static int simple_open(struct inode *inode, struct file *file)
-{
-	const struct trace_simple_file *sf = inode->private;
-	struct seq_buf *s;
-
-	if ((file->flags & O_ACCMODE) == O_WRONLY)
-		return 0;
-	s = kzalloc(sizeof(*s));
-	if (!s || seq_init(s, 256)) {
-		kfree(s);
-		return -ENOMEM;
-	}
-	if (sf->show)
-		sf->show(s, sf->data);
-	file->private = s;
-	return 0;
-}
-
-static ssize_t simple_read(struct file *file, char *buf, size_t n)
-{
-	struct trace_simple_file *sf = file->inode->private;
-
-	if (!sf->show)
-		return -EINVAL;
-	return seq_read(file->private, file, buf, n);
-}
-
-/* Each write is one value; no store() means the file takes none. */
-static ssize_t simple_write(struct file *file, const char *buf, size_t n)
-{
-	struct trace_simple_file *sf = file->inode->private;
-	char *copy;
-	int ret;
-
-	if (!sf->store)
-		return -EINVAL;
-	copy = kmalloc(n + 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, n);
-	copy[n] = 0;
-	ret = sf->store(copy, file, sf->data);
-	kfree(copy);
-	return ret < 0 ? ret : (ssize_t)n;
-}
-
-static int simple_release(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	if (file->private) {
-		seq_free(file->private);
-		kfree(file->private);
-	}
-	return 0;
-}
-
-static const struct file_operations simple_fops = {
-	.open = simple_open,
-	.read = simple_read,
-	.write = simple_write,
-	.release = simple_release,
-};
-
-/*
- * Root may write any file, as in Linux, so read-only files are 0644
- * too: a write then fails with EINVAL, Linux's answer, not EACCES.
- */
-struct inode *create_simple(struct inode *dir, const char *name,
-			    void (*show)(struct seq_buf *, long),
-			    int (*store)(char *, struct file *, long),
-			    long data)
-{
-	struct trace_simple_file *sf = kmalloc(sizeof(*sf));
-	struct inode *inode;
-
-	if (!sf)
-		return NULL;
-	*sf = (struct trace_simple_file){ show, store, data };
-	inode = vfs_create(dir, name, S_IFREG | 0644, &simple_fops, sf);
-	if (!inode)
-		kfree(sf);
-	return inode;
-}
 
 /* ---- tracers, tracing_on, trace_clock ------------------------------------ */
 
@@ -430,7 +341,15 @@ static const char readme_msg[] =
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls, 0 is unlimited\n"
-	"  tracing_thresh\t- function_graph: only calls that took this many us\n";
+	"  tracing_thresh\t- function_graph: only calls that took this many us\n"
+	"  function_profile_enabled - 1 counts each function's hits and time,\n"
+	"\t\t\t  per CPU, into trace_stat/functionN\n"
+	"  stack_trace\t\t- Shows the max stack trace when active\n"
+	"  stack_max_size\t- Shows current max stack size that was traced\n"
+	"\t\t\t  Write into this file to reset the max size (trigger a\n"
+	"\t\t\t  new trace)\n"
+	"  stack_trace_filter\t- Like set_ftrace_filter but limits what\n"
+	"\t\t\t  stack_trace traces\n";
 
 static void readme_show(struct seq_buf *s, long data)
 {
@@ -488,4 +407,6 @@ void trace_create_files(struct inode *dir)
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
+	ftrace_profile_tracefs(dir);
+	stack_trace_init(dir);
 }

@@ -5,6 +5,7 @@
  * never overwrite unrelated code (ftrace_bug reports it instead).
  *
  *   site:          nop  <->  jal t0, ftrace_caller | ftrace_regs_caller
+ *                  (-pg:     jal ra, ftrace_caller)
  *   ftrace_call:   jal ra, <ftrace_trace_function>
  *   graph call:    nop  <->  jal ra, ftrace_graph_caller
  */
@@ -13,19 +14,25 @@
 #include "patch.h"
 #include "asm/insn.h"
 
-#ifdef FTRACE_MODE_mcount
-/* -pg's call: `jal ra, _mcount` once the linker relaxed it. */
-#define SITE_LINK_REG	RV_REG_RA
-#else
-/* t0 keeps ra (the traced function's return address) intact. */
-#define SITE_LINK_REG	RV_REG_T0
-#endif
+/* Each trampoline's two patchable calls (-pg has no regs trampoline). */
+struct ftrace_tramp {
+	char *call;			/* jal ra, <ftrace_trace_function> */
+	char *graph_call;		/* nop <-> jal ra, graph_caller */
+	void (*graph_caller)(void);
+};
 
-/* What a site holds straight from the compiler. */
+static const struct ftrace_tramp tramps[] = {
+	{ ftrace_call, ftrace_graph_call, ftrace_graph_caller },
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+	{ ftrace_regs_call, ftrace_graph_regs_call, ftrace_graph_regs_caller },
+#endif
+};
+
+/* What a site holds straight from the compiler (and the linker). */
 static int site_initial_insn(unsigned long ip, u32 *insn)
 {
 #ifdef FTRACE_MODE_mcount
-	return riscv_insn_jal(ip, MCOUNT_ADDR, SITE_LINK_REG, insn);
+	return riscv_insn_jal(ip, MCOUNT_ADDR, FTRACE_SITE_LINK_REG, insn);
 #else
 	(void)ip;
 	*insn = RISCV_INSN_C_NOP | RISCV_INSN_C_NOP << 16;
@@ -33,33 +40,46 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 #endif
 }
 
-/* Replace old with new at ip, after checking ip holds old. */
+/*
+ * Replace old with new at ip, after checking ip holds old. A -pg site
+ * may be only 2-aligned, and is then written as two halfwords, which
+ * stop_machine makes safe (asm/ftrace.h).
+ */
 static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 {
-	u32 cur = *(volatile u32 *)ip;
-
-	if (cur != old)
+	if (riscv_insn_read(ip) != old)
 		return -EINVAL;
 	if (unlikely(ftrace_patch_hook))
 		ftrace_patch_hook(ip, old, new);
+	if (ip & 3)
+		return patch_insn_write((void *)ip, &new, sizeof(new));
 	return patch_insn32((void *)ip, new);
 }
 
 static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
 {
-	return riscv_insn_jal(ip, addr, SITE_LINK_REG, insn);
+	return riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
 }
 
-int ftrace_dyn_arch_init(void)
+static bool tramp_is_pristine(const struct ftrace_tramp *t)
 {
+	unsigned long call = (unsigned long)t->call;
 	u32 expect;
 
-	/* The trampolines must start out as the assembler wrote them. */
-	if (riscv_insn_jal((unsigned long)ftrace_call,
-			   (unsigned long)ftrace_stub, RV_REG_RA, &expect) ||
-	    *(u32 *)ftrace_call != expect ||
-	    *(u32 *)ftrace_graph_call != RISCV_INSN_NOP)
-		return -EINVAL;
+	return !riscv_insn_jal(call, (unsigned long)ftrace_stub, RV_REG_RA,
+			       &expect) &&
+	       riscv_insn_read(call) == expect &&
+	       riscv_insn_read((unsigned long)t->graph_call) == RISCV_INSN_NOP;
+}
+
+/* The trampolines must start out as the assembler wrote them. */
+int ftrace_dyn_arch_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tramps); i++)
+		if (!tramp_is_pristine(&tramps[i]))
+			return -EINVAL;
 	return 0;
 }
 
@@ -104,7 +124,7 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 static int update_call(char *at, unsigned long func)
 {
 	unsigned long ip = (unsigned long)at;
-	u32 old = *(volatile u32 *)ip, new;
+	u32 old = riscv_insn_read(ip), new;
 	int ret;
 
 	if (!riscv_insn_is_jal(old) || riscv_insn_rd(old) != RV_REG_RA)
@@ -115,16 +135,20 @@ static int update_call(char *at, unsigned long func)
 
 int ftrace_update_ftrace_func(ftrace_func_t func)
 {
-	int ret = update_call(ftrace_call, (unsigned long)func);
+	unsigned int i;
+	int ret = 0;
 
-	return ret ? ret : update_call(ftrace_regs_call, (unsigned long)func);
+	for (i = 0; i < ARRAY_SIZE(tramps) && !ret; i++)
+		ret = update_call(tramps[i].call, (unsigned long)func);
+	return ret;
 }
 
-static int graph_call(char *at, unsigned long caller, bool enable)
+static int graph_call(const struct ftrace_tramp *t, bool enable)
 {
-	unsigned long ip = (unsigned long)at;
+	unsigned long ip = (unsigned long)t->graph_call;
 	u32 call;
-	int ret = riscv_insn_jal(ip, caller, RV_REG_RA, &call);
+	int ret = riscv_insn_jal(ip, (unsigned long)t->graph_caller, RV_REG_RA,
+				 &call);
 
 	if (ret)
 		return ret;
@@ -132,24 +156,24 @@ static int graph_call(char *at, unsigned long caller, bool enable)
 			ftrace_modify_code(ip, call, RISCV_INSN_NOP);
 }
 
+static int graph_calls(bool enable)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tramps) && !ret; i++)
+		ret = graph_call(&tramps[i], enable);
+	return ret;
+}
+
 int ftrace_enable_ftrace_graph_caller(void)
 {
-	int ret = graph_call(ftrace_graph_call,
-			     (unsigned long)ftrace_graph_caller, true);
-
-	return ret ? ret : graph_call(ftrace_graph_regs_call,
-				      (unsigned long)ftrace_graph_regs_caller,
-				      true);
+	return graph_calls(true);
 }
 
 int ftrace_disable_ftrace_graph_caller(void)
 {
-	int ret = graph_call(ftrace_graph_call,
-			     (unsigned long)ftrace_graph_caller, false);
-
-	return ret ? ret : graph_call(ftrace_graph_regs_call,
-				      (unsigned long)ftrace_graph_regs_caller,
-				      false);
+	return graph_calls(false);
 }
 
 /* The batch is over: drop the alias; stop_machine flushes the icaches. */

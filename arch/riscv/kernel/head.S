@@ -61,6 +61,7 @@ hart_lottery:
 
 	.section .bss
 	.balign 16
+	.globl boot_stack
 boot_stack:
 	.skip	16384
 	.globl boot_stack_top

@@ -3,7 +3,11 @@
  * ftrace_caller with its patchable ftrace_call and ftrace_graph_call,
  * ftrace_regs_caller (full pt_regs, for SAVE_REGS and IPMODIFY ops),
  * ftrace_stub, and function_graph's ftrace_graph_caller and
- * return_to_handler. Sites reach them with `jal t0, ftrace_caller`:
+ * return_to_handler. The -pg build (FTRACE=mcount) has its own
+ * ftrace_caller for -pg's calling convention, no regs variant, and
+ * _mcount; its block below compares the two schemes.
+ *
+ * FTRACE=patchable: sites reach them with `jal t0, ftrace_caller`:
  * t0 = the site + 4 (where to resume), ra = the traced function's own
  * return address (its prologue has not run yet), a0-a7 its arguments.
  *
@@ -16,7 +20,7 @@
  *   sp+8             t0 (resume pc)  \ record 2, fp2 = sp+16 = s0
  *   sp+0             fp1             /
  *
- * Cost with the stub installed: 45 instructions, all of them here.
+ * Cost with the stub installed: 48 instructions, all of them here.
  */
 #include "asm/ptrace.h"
 #include "asm/ftrace.h"
@@ -28,17 +32,6 @@
 	 * ftrace_graph_call, ...) must be one 4-byte, 4-aligned instruction.
 	 */
 	.option norvc
-
-	.macro SAVE_ARGS base
-	sd	a0, \base+0(sp)
-	sd	a1, \base+8(sp)
-	sd	a2, \base+16(sp)
-	sd	a3, \base+24(sp)
-	sd	a4, \base+32(sp)
-	sd	a5, \base+40(sp)
-	sd	a6, \base+48(sp)
-	sd	a7, \base+56(sp)
-	.endm
 
 /*
  * The trampoline and its callback run with preemption disabled, as
@@ -68,6 +61,115 @@
 1:
 	.endm
 
+	.globl ftrace_stub
+	.balign 4
+ftrace_stub:
+	ret
+
+#ifdef FTRACE_MODE_mcount
+/*
+ * FTRACE=mcount: the classic -pg scheme, against the patchable one.
+ *
+ *                 patchable                     -pg (mcount)
+ *   site          4 bytes, the function's       `mv a0, ra` + a 4-byte
+ *                 first instruction             call after the prologue
+ *   links         t0 (ra still the parent's)    ra (a0 = the parent's ra)
+ *   live there    a0-a7, ra: saved and          only s-regs, sp, gp, tp:
+ *                 restored, handed out as       it is an ordinary call,
+ *                 pt_regs (SAVE_REGS, IPMODIFY) so nothing to save and
+ *                                               no pt_regs to offer
+ *   graph hijack  the ra that ftrace_caller     the ra that the prologue
+ *                 saved and will restore        saved at s0 - 8
+ *   disabled      1 insn (nop)                  2 insns (mv, nop) and
+ *                                               6 more: the call makes
+ *                                               a leaf save ra and keep
+ *                                               its argument in s1
+ *   enabled       48 insns here (with the stub) 28 insns here
+ *
+ * `make bench`, per call of bench_target (a 6-instruction leaf),
+ * patchable against -pg: disabled +1 against +8 over FTRACE=none; an
+ * empty callback (6 instructions) +53 against +33 more; the function
+ * tracer +288 against +268. -pg costs more when off, less when on.
+ *
+ * Entry: ra = the site + 4 (back into the traced function), a0 = the
+ * traced function's return address (parent_ip), s0 = its frame pointer,
+ * its frame already holding ra at s0 - 8 and its caller's s0 at s0 - 16.
+ * ftrace_caller's own frame is one frame record (FTRACE_FRAME_SIZE =
+ * 16), so a backtrace from a callback goes on into the traced function:
+ *
+ *   sp+8    ra   the site + 4     \ record, s0 = sp+16
+ *   sp+0    s0   the traced function's frame pointer
+ */
+	.globl _mcount
+	.balign 4
+/* What every site calls until ftrace_init turns it into a nop. */
+_mcount:
+	ret
+
+	.globl ftrace_caller
+	.balign 4
+ftrace_caller:
+	addi	sp, sp, -FTRACE_FRAME_SIZE
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, FTRACE_FRAME_SIZE
+	PREEMPT_DISABLE
+	mv	a1, a0				/* parent_ip */
+	addi	a0, ra, -MCOUNT_INSN_SIZE	/* ip: the site */
+	la	a2, function_trace_op
+	ld	a2, 0(a2)
+	li	a3, 0				/* no pt_regs */
+	.globl ftrace_call
+ftrace_call:
+	jal	ra, ftrace_stub
+	.globl ftrace_graph_call
+ftrace_graph_call:
+	nop
+	PREEMPT_ENABLE
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, FTRACE_FRAME_SIZE
+	ret
+
+/*
+ * ftrace_graph_caller: called from ftrace_graph_call, s0 still
+ * ftrace_caller's. prepare_ftrace_return(parent, self_addr,
+ * frame_pointer, retp) with parent = retp = where the traced function's
+ * prologue saved ra (its s0 - 8), and frame_pointer = its caller's s0,
+ * which return_to_handler sees again after the epilogue restored it.
+ */
+	.globl ftrace_graph_caller
+	.balign 4
+ftrace_graph_caller:
+	ld	t1, -16(s0)		/* the traced function's s0 */
+	ld	a1, -8(s0)		/* the site + 4 */
+	addi	sp, sp, -16
+	sd	ra, 8(sp)
+	sd	s0, 0(sp)
+	addi	s0, sp, 16
+	addi	a0, t1, -8
+	addi	a1, a1, -MCOUNT_INSN_SIZE
+	ld	a2, -16(t1)
+	mv	a3, a0
+	call	prepare_ftrace_return
+	ld	ra, 8(sp)
+	ld	s0, 0(sp)
+	addi	sp, sp, 16
+	ret
+
+#else /* FTRACE=patchable (or none) */
+
+	.macro SAVE_ARGS base
+	sd	a0, \base+0(sp)
+	sd	a1, \base+8(sp)
+	sd	a2, \base+16(sp)
+	sd	a3, \base+24(sp)
+	sd	a4, \base+32(sp)
+	sd	a5, \base+40(sp)
+	sd	a6, \base+48(sp)
+	sd	a7, \base+56(sp)
+	.endm
+
 	.macro RESTORE_ARGS base
 	ld	a0, \base+0(sp)
 	ld	a1, \base+8(sp)
@@ -78,23 +180,6 @@
 	ld	a6, \base+48(sp)
 	ld	a7, \base+56(sp)
 	.endm
-
-#ifdef FTRACE_MODE_mcount
-/*
- * -pg calls _mcount after the prologue with a0 = the function's return
- * address. ftrace_init turns every such call into a nop, so _mcount
- * itself is never reached once the kernel runs.
- */
-	.globl _mcount
-	.balign 4
-_mcount:
-	ret
-#endif
-
-	.globl ftrace_stub
-	.balign 4
-ftrace_stub:
-	ret
 
 	.globl ftrace_caller
 	.balign 4
@@ -252,6 +337,8 @@ ftrace_graph_regs_caller:
 	ld	a2, 16(sp)
 	addi	a3, sp, FTRACE_REGS_FRAME_SIZE-8
 	tail	prepare_ftrace_return
+
+#endif
 
 /*
  * return_to_handler: where a hooked function returns. Keep the return

@@ -3,48 +3,105 @@
  * HAVE_DYNAMIC_FTRACE list): MCOUNT_ADDR, ftrace_call_adjust(),
  * struct dyn_arch_ftrace, and what a call site looks like.
  *
- * A site is the first 4 bytes of every traceable function:
+ * FTRACE=patchable (the default): a site is the first 4 bytes of every
+ * traceable function, so a record's ip is the function's address:
  *
  *   compiled (-fpatchable-function-entry=2, RVC):  c.nop; c.nop
  *   disabled (after ftrace_init):                  nop           1 insn
  *   enabled:                                       jal t0, ftrace_caller
  *                                     (or          jal t0, ftrace_regs_caller)
  *
- * In the -pg build (FTRACE=mcount) the site is GCC's `call _mcount`
- * after the prologue, relaxed by the linker to `jal ra, _mcount`; it
- * becomes `nop` and `jal ra, ftrace_caller` the same way.
+ * One 4-byte, 4-aligned instruction (-falign-functions=4) is both the
+ * whole disabled cost and the unit of patching: a hart sees the old or
+ * the new instruction, never half of each.
  *
- * One 4-byte, 4-aligned instruction is both the whole disabled cost and
- * the unit of patching: a hart sees the old or the new instruction,
- * never half of each. jal reaches +-1 MiB; scripts/checkelf.py fails
- * the build if the kernel's text grows past that.
+ * FTRACE=mcount (-pg): a site is GCC's call of _mcount after the
+ * prologue, so a record's ip is inside the function (ftrace_location()
+ * finds it from the function's address):
+ *
+ *   compiled:   mv a0, ra;  auipc ra, 0; jalr ra     call _mcount, 8 bytes
+ *   linked:     mv a0, ra;  jal ra, _mcount          relaxed by ld, 4 bytes
+ *   disabled:   mv a0, ra;  nop                      2 insns
+ *   enabled:    mv a0, ra;  jal ra, ftrace_caller
+ *
+ * Still one 4-byte instruction per change, but RVC prologues leave most
+ * sites only 2-aligned, where it is written as two halfwords. That is
+ * safe because sites change only in ftrace_init (one hart) or under
+ * stop_machine (the other harts spin in the stopper, and a trap never
+ * stops a hart between the halves of one instruction). The build checks
+ * that ld relaxed every call (scripts/recordmcount.py --check).
+ *
+ * jal reaches +-1 MiB; scripts/checkelf.py fails the build if the
+ * kernel's text grows past that.
  */
 #ifndef _ASM_FTRACE_H
 #define _ASM_FTRACE_H
 
 #define MCOUNT_INSN_SIZE	4
 /* Bytes of the trampoline frame of ftrace_caller (mcount-dyn.S). */
+#ifdef FTRACE_MODE_mcount
+#define FTRACE_FRAME_SIZE	16
+#else
 #define FTRACE_FRAME_SIZE	96
 #define FTRACE_REGS_FRAME_SIZE	(32 + 288)
+/*
+ * A site sees the traced function's live argument registers, so
+ * ftrace_regs_caller can hand them out as a pt_regs. -pg's call of
+ * _mcount is an ordinary call after the prologue: they are dead there.
+ */
+#define HAVE_DYNAMIC_FTRACE_WITH_REGS
+#endif
 
 #ifndef __ASSEMBLY__
 #include "types.h"
+#include "asm/insn.h"
 
 extern void _mcount(void);
 extern char __ftrace_tramp_text_start[], __ftrace_tramp_text_end[];
-extern char ftrace_caller[], ftrace_regs_caller[];
-extern char ftrace_call[], ftrace_regs_call[];
-extern char ftrace_graph_call[], ftrace_graph_regs_call[];
+extern char ftrace_caller[], ftrace_call[], ftrace_graph_call[];
 struct ftrace_ops;
 struct ftrace_regs;
 /* A bare `ret`: what ftrace_call calls when nothing is traced. */
 void ftrace_stub(unsigned long ip, unsigned long parent_ip,
 		 struct ftrace_ops *op, struct ftrace_regs *fregs);
 extern void ftrace_graph_caller(void);
-extern void ftrace_graph_regs_caller(void);
 extern void return_to_handler(void);
 
 #define MCOUNT_ADDR	((unsigned long)_mcount)
+#define FTRACE_ADDR	((unsigned long)ftrace_caller)
+
+#ifdef FTRACE_MODE_mcount
+/* The site links through ra, as GCC's call of _mcount did. */
+#define FTRACE_SITE_LINK_REG	RV_REG_RA
+#else
+/* t0 keeps ra (the traced function's return address) intact. */
+#define FTRACE_SITE_LINK_REG	RV_REG_T0
+#endif
+
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+extern char ftrace_regs_caller[], ftrace_regs_call[];
+extern char ftrace_graph_regs_call[];
+extern void ftrace_graph_regs_caller(void);
+
+#define FTRACE_REGS_ADDR	((unsigned long)ftrace_regs_caller)
+
+/* Whether SAVE_REGS and IPMODIFY ops can be had (trace/ftrace.c). */
+static inline bool ftrace_regs_supported(void)
+{
+	return true;
+}
+#else
+/*
+ * As in Linux without DYNAMIC_FTRACE_WITH_REGS: FTRACE_REGS_ADDR is
+ * FTRACE_ADDR, and the core refuses SAVE_REGS and IPMODIFY ops.
+ */
+#define FTRACE_REGS_ADDR	FTRACE_ADDR
+
+static inline bool ftrace_regs_supported(void)
+{
+	return false;
+}
+#endif
 
 /* No extra state per record: the site's address says it all. */
 struct dyn_arch_ftrace {

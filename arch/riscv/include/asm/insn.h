@@ -215,6 +215,17 @@ static inline int riscv_insn_len(u16 first_halfword)
 }
 
 /*
+ * The 32-bit instruction at addr, read as two halfwords: with RVC an
+ * instruction is only 2-aligned (as most -pg call sites are).
+ */
+static inline u32 riscv_insn_read(unsigned long addr)
+{
+	const volatile u16 *p = (const volatile u16 *)addr;
+
+	return p[0] | (u32)p[1] << 16;
+}
+
+/*
  * Writes the text of the one instruction at `code` (which runs at `pc`)
  * into buf, objdump style, and returns its length in bytes (2 or 4).
  */

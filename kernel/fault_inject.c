@@ -1,0 +1,175 @@
+/*
+ * fault_inject.c: allocation failures on a schedule (Linux's
+ * lib/fault-inject.c, mm/failslab.c and fail_page_alloc), so that the
+ * -ENOMEM paths run in tests. Each schedule has Linux's three debugfs
+ * knobs, /sys/kernel/debug/{failslab,fail_page_alloc}/:
+ *
+ *   probability  percent of the due calls that fail (0: none, default)
+ *   interval     only every interval-th call is due (default 1)
+ *   times        failures left, -1 for no limit (default 1)
+ *
+ * Unlike Linux, writing a knob restarts the count and reseeds the
+ * random numbers, so `interval N` fails the Nth allocation from then
+ * on and a schedule replays the same failures each time it is set.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "kstrtox.h"
+#include "printk.h"
+#include "vfs.h"
+#include "mm.h"
+#include "fault_inject.h"
+
+#define FAULT_SEED	2463534242U
+
+struct fault_attr failslab = {
+	.interval = 1, .times = 1, .rnd = FAULT_SEED,
+	.lock = SPIN_LOCK_UNLOCKED,
+};
+struct fault_attr fail_page_alloc = {
+	.interval = 1, .times = 1, .rnd = FAULT_SEED,
+	.lock = SPIN_LOCK_UNLOCKED,
+};
+
+static u32 next_random(struct fault_attr *attr)
+{
+	u32 x = attr->rnd;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return attr->rnd = x;
+}
+
+/* Linux's should_fail, in its order: times, interval, probability. */
+static bool due(struct fault_attr *attr)
+{
+	if (!attr->times)
+		return false;
+	if (attr->interval > 1 && ++attr->count % attr->interval)
+		return false;
+	if (attr->probability <= next_random(attr) % 100)
+		return false;
+	if (attr->times > 0)
+		attr->times--;
+	attr->injected++;
+	return true;
+}
+
+bool __should_fail(struct fault_attr *attr)
+{
+	unsigned long flags = spin_lock_irqsave(&attr->lock);
+	bool fail = due(attr);
+
+	spin_unlock_irqrestore(&attr->lock, flags);
+	return fail;
+}
+
+void fault_attr_set(struct fault_attr *attr, unsigned long probability,
+		    unsigned long interval, long times)
+{
+	unsigned long flags = spin_lock_irqsave(&attr->lock);
+
+	attr->interval = interval;
+	attr->times = times;
+	attr->count = 0;
+	attr->rnd = FAULT_SEED;
+	WRITE_ONCE(attr->probability, probability);
+	spin_unlock_irqrestore(&attr->lock, flags);
+}
+
+/* Both allocators fail every Nth call; 0 puts Linux's defaults back. */
+void mm_fail_every(unsigned long n)
+{
+	long probability = n ? 100 : 0, interval = n ? n : 1, times = n ? -1 : 1;
+
+	fault_attr_set(&failslab, probability, interval, times);
+	fault_attr_set(&fail_page_alloc, probability, interval, times);
+}
+
+unsigned long mm_failures_injected(void)
+{
+	return READ_ONCE(failslab.injected) +
+	       READ_ONCE(fail_page_alloc.injected);
+}
+
+/* ---- /sys/kernel/debug/NAME/ ------------------------------------------- */
+
+static void probability_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%lu\n", ((struct fault_attr *)data)->probability);
+}
+
+static int probability_store(char *buf, struct file *file, long data)
+{
+	struct fault_attr *attr = (struct fault_attr *)data;
+	unsigned long val;
+	int ret = kstrtoul(strim(buf), 10, &val);
+
+	(void)file;
+	if (ret || val > 100)
+		return -EINVAL;
+	fault_attr_set(attr, val, attr->interval, attr->times);
+	return 0;
+}
+
+static void interval_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%lu\n", ((struct fault_attr *)data)->interval);
+}
+
+static int interval_store(char *buf, struct file *file, long data)
+{
+	struct fault_attr *attr = (struct fault_attr *)data;
+	unsigned long val;
+	int ret = kstrtoul(strim(buf), 10, &val);
+
+	(void)file;
+	if (ret)
+		return ret;
+	fault_attr_set(attr, attr->probability, val, attr->times);
+	return 0;
+}
+
+static void times_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%ld\n", READ_ONCE(((struct fault_attr *)data)->times));
+}
+
+static int times_store(char *buf, struct file *file, long data)
+{
+	struct fault_attr *attr = (struct fault_attr *)data;
+	long val;
+	int ret = kstrtol(strim(buf), 10, &val);
+
+	(void)file;
+	if (ret || val < -1)
+		return -EINVAL;
+	fault_attr_set(attr, attr->probability, attr->interval, val);
+	return 0;
+}
+
+/* Linux's fault_create_debugfs_attr. */
+static void fault_create_debugfs_attr(const char *name, struct inode *parent,
+				      struct fault_attr *attr)
+{
+	struct inode *dir = vfs_mkdir(parent, name);
+	long data = (long)attr;
+
+	if (!dir ||
+	    !create_simple(dir, "probability", probability_show,
+			   probability_store, data) ||
+	    !create_simple(dir, "interval", interval_show, interval_store,
+			   data) ||
+	    !create_simple(dir, "times", times_show, times_store, data))
+		pr_err("fault_inject: cannot create /sys/kernel/debug/%s\n",
+		       name);
+}
+
+void fault_inject_init(void)
+{
+	struct inode *debug = vfs_lookup(NULL, "/sys/kernel/debug");
+
+	fault_create_debugfs_attr("failslab", debug, &failslab);
+	fault_create_debugfs_attr("fail_page_alloc", debug, &fail_page_alloc);
+}

@@ -1,0 +1,319 @@
+/*
+ * ftrace_profile.c: the function profiler (Linux's FUNCTION_PROFILER,
+ * in its kernel/trace/ftrace.c): function_profile_enabled and one
+ * trace_stat/functionN per CPU, with each function's hits, total time,
+ * average and s^2, the most time first.
+ *
+ * As in Linux, it is an fgraph user on the functions set_ftrace_filter
+ * and set_ftrace_pid allow: profile_graph_entry counts a hit
+ * (function_profile_call), profile_graph_return adds the call's time
+ * and its square. fgraph has one user at a time, so the profiler and
+ * the function_graph tracer refuse each other with -EBUSY. Times are
+ * kept in the trace clock's units, as fgraph gives them, and become ns
+ * when printed (Linux's profiler always uses the local clock, in ns).
+ *
+ * Counters are per CPU: a hash of ip -> struct ftrace_profile, whose
+ * records are all allocated at boot, one per traceable function, so the
+ * hot path never allocates. Enabling it again after a 0 starts the
+ * counts over; the counts stay readable after a 0.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "kallsyms.h"
+#include "kstrtox.h"
+#include "printk.h"
+#include "printf.h"
+#include "fgraph.h"
+#include "trace.h"
+
+#define FTRACE_PROFILE_HASH_BITS	10
+#define FTRACE_PROFILE_HASH_SIZE	(1 << FTRACE_PROFILE_HASH_BITS)
+
+struct ftrace_profile_stat {
+	struct ftrace_profile **hash;	/* FTRACE_PROFILE_HASH_SIZE lists */
+	struct ftrace_profile *records;	/* nr_records of them */
+	unsigned long nr_records, used;
+};
+
+static struct ftrace_profile_stat ftrace_profile_stats[NR_CPUS];
+static DEFINE_MUTEX(ftrace_profile_lock);
+static int ftrace_profile_enabled;
+
+/* ---- the hot path ------------------------------------------------------- */
+
+static struct ftrace_profile **profile_bucket(struct ftrace_profile_stat *stat,
+					      unsigned long ip)
+{
+	return &stat->hash[ftrace_hash_ip(ip, FTRACE_PROFILE_HASH_BITS)];
+}
+
+static struct ftrace_profile *
+ftrace_find_profiled_func(struct ftrace_profile_stat *stat, unsigned long ip)
+{
+	struct ftrace_profile *rec;
+
+	for (rec = *profile_bucket(stat, ip); rec; rec = rec->next)
+		if (rec->ip == ip)
+			return rec;
+	return NULL;
+}
+
+/*
+ * The next free record. Interrupts are off and there are no NMIs, so
+ * unlike Linux nothing else can be adding one on this CPU meanwhile.
+ */
+static struct ftrace_profile *
+ftrace_profile_alloc(struct ftrace_profile_stat *stat, unsigned long ip)
+{
+	struct ftrace_profile *rec, **bucket = profile_bucket(stat, ip);
+
+	if (stat->used == stat->nr_records)
+		return NULL;
+	rec = &stat->records[stat->used++];
+	rec->ip = ip;
+	rec->next = *bucket;
+	*bucket = rec;
+	return rec;
+}
+
+/*
+ * A hit. Shaped as an ftrace_ops callback: Linux registers it as one
+ * where there is no fgraph; here, as in Linux with fgraph, the graph
+ * entry calls it.
+ */
+static void function_profile_call(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs)
+{
+	struct ftrace_profile_stat *stat;
+	struct ftrace_profile *rec;
+	unsigned long flags;
+
+	(void)parent_ip, (void)ops, (void)fregs;
+	if (!READ_ONCE(ftrace_profile_enabled))
+		return;
+	/* An interrupt's calls must not meet this one in the same chain. */
+	flags = local_irq_save();
+	stat = &ftrace_profile_stats[smp_processor_id()];
+	rec = ftrace_find_profiled_func(stat, ip);
+	if (!rec)
+		rec = ftrace_profile_alloc(stat, ip);
+	if (rec)
+		rec->counter++;
+	local_irq_restore(flags);
+}
+
+static int profile_graph_entry(struct ftrace_graph_ent *trace)
+{
+	if (ftrace_pid_ignored(&global_trace))
+		return 0;
+	function_profile_call(trace->func, 0, NULL, NULL);
+	return 1;
+}
+
+/*
+ * The time from entry to return, children and sleeps included (Linux's
+ * defaults, graph-time and sleep-time on), on the CPU it returns on.
+ */
+static void profile_graph_return(struct ftrace_graph_ret *trace)
+{
+	struct ftrace_profile *rec;
+	unsigned long flags;
+	u64 calltime;
+
+	if (!READ_ONCE(ftrace_profile_enabled) || !trace->calltime)
+		return;
+	calltime = trace->rettime - trace->calltime;
+	flags = local_irq_save();
+	rec = ftrace_find_profiled_func(
+		&ftrace_profile_stats[smp_processor_id()], trace->func);
+	if (rec) {
+		rec->time += calltime;
+		rec->time_squared += calltime * calltime;
+	}
+	local_irq_restore(flags);
+}
+
+/* Linux's graph_ops shares global_ops's hashes: set_ftrace_filter's. */
+static struct fgraph_ops fprofiler_ops = {
+	.entryfunc = profile_graph_entry,
+	.retfunc = profile_graph_return,
+	.func_hash = &global_trace.ops.local_hash,
+};
+
+/* ---- enabling ------------------------------------------------------------ */
+
+static void ftrace_profile_reset(struct ftrace_profile_stat *stat)
+{
+	memset(stat->hash, 0, FTRACE_PROFILE_HASH_SIZE * sizeof(*stat->hash));
+	memset(stat->records, 0, stat->nr_records * sizeof(*stat->records));
+	stat->used = 0;
+}
+
+static void ftrace_profile_reset_all(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		ftrace_profile_reset(&ftrace_profile_stats[cpu]);
+}
+
+/*
+ * Every CPU's records, one per traceable function, at boot: the hot
+ * path never allocates (Linux allocates them at the first `1`).
+ */
+static void ftrace_profile_alloc_cpu(struct ftrace_profile_stat *stat)
+{
+	/* At least one: FTRACE=none has no sites at all. */
+	stat->nr_records = max(ftrace_nr_records(), 1UL);
+	stat->hash = kzalloc(FTRACE_PROFILE_HASH_SIZE * sizeof(*stat->hash));
+	stat->records = kzalloc(stat->nr_records * sizeof(*stat->records));
+	if (!stat->hash || !stat->records)
+		panic("ftrace: no memory for the profiler's records");
+}
+
+/*
+ * Linux's ftrace_profile_write: nonzero is on. Only a change does
+ * anything; turning on starts the counts over.
+ */
+int ftrace_profile_set_enabled(bool enable)
+{
+	int ret = 0;
+
+	mutex_lock(&ftrace_profile_lock);
+	if (enable && !ftrace_profile_enabled) {
+		ftrace_profile_reset_all();
+		ret = register_ftrace_graph(&fprofiler_ops);
+		if (!ret)
+			WRITE_ONCE(ftrace_profile_enabled, 1);
+	} else if (!enable && ftrace_profile_enabled) {
+		WRITE_ONCE(ftrace_profile_enabled, 0);
+		/* stop_machine inside: no CPU is left in a callback. */
+		unregister_ftrace_graph(&fprofiler_ops);
+	}
+	mutex_unlock(&ftrace_profile_lock);
+	return ret;
+}
+
+/* The record of ip on cpu, NULL if it had no hit. */
+const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip)
+{
+	return ftrace_find_profiled_func(&ftrace_profile_stats[cpu], ip);
+}
+
+/* ---- trace_stat/functionN ------------------------------------------------ */
+
+/* A sum of times, or of their squares (converted twice), in ns. */
+static u64 profile_ns(u64 t)
+{
+	return trace_clock_to_ns(&global_trace, t);
+}
+
+/*
+ * Linux's function_stat_show, tracing_thresh included. s^2 is the
+ * sample variance, with Linux's u64 arithmetic: in us^2, as one
+ * division by 1000 here and one more in trace_print_graph_duration.
+ */
+static void function_stat_show(struct seq_buf *s,
+			       const struct ftrace_profile *rec)
+{
+	unsigned long long time = profile_ns(rec->time), stddev = 0;
+	unsigned long long avg = time / rec->counter;
+
+	if (tracing_thresh && avg < tracing_thresh)
+		return;
+	seq_printf(s, "  %-30.30s  %10lu    ",
+		   kallsyms_lookup(rec->ip, NULL, NULL) ?: "?", rec->counter);
+	if (rec->counter > 1)
+		stddev = profile_ns(profile_ns(rec->counter * rec->time_squared -
+					       rec->time * rec->time)) /
+			 (rec->counter * (rec->counter - 1) * 1000);
+	trace_print_graph_duration(time, s);
+	seq_puts(s, "    ");
+	trace_print_graph_duration(avg, s);
+	seq_puts(s, "    ");
+	trace_print_graph_duration(stddev, s);
+	seq_puts(s, "\n");
+}
+
+/*
+ * The CPU's records, the most time first; NULL when out of memory.
+ * Linux's trace_stat puts a record before those with equal time that
+ * came earlier: kept here, so ties read alike.
+ */
+static const struct ftrace_profile **
+sorted_records(const struct ftrace_profile_stat *stat, unsigned long n)
+{
+	const struct ftrace_profile **v = kmalloc(n * sizeof(*v));
+	unsigned long i, j;
+
+	for (i = 0; v && i < n; i++) {
+		const struct ftrace_profile *rec = &stat->records[i];
+
+		for (j = i; j > 0 && v[j - 1]->time <= rec->time; j--)
+			v[j] = v[j - 1];
+		v[j] = rec;
+	}
+	return v;
+}
+
+static void function_stat_headers(struct seq_buf *s)
+{
+	seq_puts(s, "  Function                               "
+		 "Hit    Time            Avg             s^2\n"
+		 "  --------                               "
+		 "---    ----            ---             ---\n");
+}
+
+/* data: the CPU. */
+static void function_stat_file_show(struct seq_buf *s, long data)
+{
+	const struct ftrace_profile **v;
+	unsigned long i, n;
+
+	function_stat_headers(s);
+	mutex_lock(&ftrace_profile_lock);
+	n = ftrace_profile_stats[data].used;
+	v = n ? sorted_records(&ftrace_profile_stats[data], n) : NULL;
+	if (n && !v)
+		seq_set_nomem(s);
+	for (i = 0; v && i < n; i++)
+		function_stat_show(s, v[i]);
+	mutex_unlock(&ftrace_profile_lock);
+	kfree(v);
+}
+
+static void function_profile_enabled_show(struct seq_buf *s, long data)
+{
+	(void)data;
+	seq_printf(s, "%d\n", READ_ONCE(ftrace_profile_enabled));
+}
+
+static int function_profile_enabled_store(char *buf, struct file *file,
+					  long data)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	(void)file, (void)data;
+	return ret ? ret : ftrace_profile_set_enabled(val);
+}
+
+void ftrace_profile_tracefs(struct inode *dir)
+{
+	struct inode *stat_dir = vfs_mkdir(dir, "trace_stat");
+	char name[16];
+	long cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		ftrace_profile_alloc_cpu(&ftrace_profile_stats[cpu]);
+	create_simple(dir, "function_profile_enabled",
+		      function_profile_enabled_show,
+		      function_profile_enabled_store, 0);
+	for (cpu = 0; stat_dir && cpu < trace_nr_cpus(); cpu++) {
+		snprintf(name, sizeof(name), "function%ld", cpu);
+		create_simple(stat_dir, name, function_stat_file_show, NULL,
+			      cpu);
+	}
+}

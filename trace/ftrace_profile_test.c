@@ -1,0 +1,106 @@
+/*
+ * ftrace_profile_test.c: selftests of the function profiler: exact hit
+ * counts for a known call tree and none outside set_ftrace_filter,
+ * times that add up, counts kept across a second `1` and started over
+ * after a `0`, and the one-fgraph-user rule in both directions.
+ */
+#include "kernel.h"
+#include "selftest.h"
+#include "fgraph.h"
+#include "trace_targets.h"
+#include "trace.h"
+
+/* The profiler follows set_ftrace_filter: only ftrace_test_fib. */
+static int profile_fib(void)
+{
+	ftrace_set_filter(&global_trace.ops, "ftrace_test_fib", 15, 1);
+	return ftrace_profile_set_enabled(true);
+}
+
+static void profile_stop(void)
+{
+	ftrace_profile_set_enabled(false);
+	ftrace_free_ops_hashes(&global_trace.ops);
+}
+
+/* A task may move between CPUs: its hits add up over all of them. */
+static unsigned long total_hits(void *func, u64 *time, u64 *time_squared)
+{
+	unsigned long ip = ftrace_location((unsigned long)func), hits = 0;
+	const struct ftrace_profile *rec;
+	int cpu;
+
+	*time = *time_squared = 0;
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		rec = ftrace_profile_lookup(cpu, ip);
+		if (!rec)
+			continue;
+		hits += rec->counter;
+		*time += rec->time;
+		*time_squared += rec->time_squared;
+	}
+	return hits;
+}
+
+static void profile_fib_177_hits(struct kunit *t)
+{
+	u64 time, sq;
+
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_test_fib(10), 55);
+	ftrace_test_target1(1);
+	profile_stop();
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_target1, &time, &sq), 0);
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 177);
+	KUNIT_EXPECT_TRUE(t, time > 0);
+	/* Cauchy-Schwarz: n * sum(x^2) >= sum(x)^2. */
+	KUNIT_EXPECT_TRUE(t, 177 * sq >= time * time);
+}
+
+/* `1` while on changes nothing; `0` then `1` starts over. */
+static void profile_reset_on_enable(struct kunit *t)
+{
+	u64 time, sq;
+
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
+	ftrace_test_fib(5);
+	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	ftrace_test_fib(5);
+	ftrace_profile_set_enabled(false);
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 30);
+	ftrace_test_fib(5);
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 30);
+	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	profile_stop();
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_fib, &time, &sq), 0);
+}
+
+static int other_entry(struct ftrace_graph_ent *trace)
+{
+	(void)trace;
+	return 0;
+}
+
+static void other_return(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+}
+
+/* fgraph has one user: the profiler and another refuse each other. */
+static void profile_one_graph_user(struct kunit *t)
+{
+	struct fgraph_ops other = { other_entry, other_return, NULL };
+
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), 0);
+	KUNIT_EXPECT_EQ(t, profile_fib(), -EBUSY);
+	unregister_ftrace_graph(&other);
+	KUNIT_EXPECT_EQ(t, profile_fib(), 0);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), -EBUSY);
+	profile_stop();
+}
+
+SELFTEST_SUITE(function_profiler,
+	KUNIT_CASE(profile_fib_177_hits),
+	KUNIT_CASE(profile_reset_on_enable),
+	KUNIT_CASE(profile_one_graph_user),
+);

@@ -1,0 +1,121 @@
+/*
+ * trace_stack_test.c: selftests of the stack tracer. A recursion of
+ * known depth under stack_trace_filter must give a table whose rows are
+ * the recursion's frames, each the same size, whose sizes add up to
+ * stack_max_size, and whose depths are measured from the stack top
+ * exactly: the row above this test's own is at this function's frame.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "mm.h"
+#include "kallsyms.h"
+#include "selftest.h"
+#include "trace_targets.h"
+#include "trace.h"
+
+static int start_on_deep(void)
+{
+	int ret = ftrace_set_filter(&stack_trace_ops, "ftrace_test_deep", 16,
+				    1);
+
+	return ret ? ret : stack_trace_sysctl(1);
+}
+
+static void stop(void)
+{
+	stack_trace_sysctl(0);
+	ftrace_free_ops_hashes(&stack_trace_ops);
+	stack_trace_set_max(0);
+}
+
+static bool in_func(unsigned long addr, void *func)
+{
+	unsigned long size, off;
+
+	return kallsyms_lookup(addr, &size, &off) &&
+	       addr - off == (unsigned long)func;
+}
+
+static unsigned int row_size(const struct stack_trace_copy *c, unsigned int i)
+{
+	return c->index[i] - (i + 1 < c->nr_entries ? c->index[i + 1] : 0);
+}
+
+/* Ten frames deeper is exactly nine more of ftrace_test_deep's frames. */
+static void stack_depth_of_recursion(struct kunit *t)
+{
+	struct stack_trace_copy *c1 = kzalloc(2 * sizeof(*c1)), *c10 = c1 + 1;
+	unsigned long self = (unsigned long)__builtin_frame_address(0);
+	unsigned int i, frame, sum = 0;
+
+	if (!c1)
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);
+	stack_trace_set_max(0);
+	ftrace_test_deep(1);
+	stack_trace_copy(c1);
+	stack_trace_set_max(0);
+	ftrace_test_deep(10);
+	stack_trace_copy(c10);
+	stop();
+	/* deep(0)'s entry, 10 callers in deep, this test, its caller... */
+	KUNIT_EXPECT_TRUE(t, c10->nr_entries > 12);
+	KUNIT_EXPECT_EQ(t, c10->dump_trace[0],
+			(unsigned long)ftrace_test_deep + MCOUNT_INSN_SIZE);
+	for (i = 1; i <= 10; i++)
+		KUNIT_EXPECT_TRUE(t, in_func(c10->dump_trace[i],
+					     ftrace_test_deep));
+	KUNIT_EXPECT_TRUE(t, in_func(c10->dump_trace[11],
+				     stack_depth_of_recursion));
+	frame = row_size(c10, 1);
+	KUNIT_EXPECT_TRUE(t, frame >= 16);
+	for (i = 1; i <= 10; i++)
+		KUNIT_EXPECT_EQ(t, row_size(c10, i), frame);
+	KUNIT_EXPECT_EQ(t, row_size(c10, 0), 0);
+	KUNIT_EXPECT_EQ(t, c10->max_size - c1->max_size, 9 * frame);
+	/* The row of this test's caller: called at this test's frame. */
+	KUNIT_EXPECT_EQ(t, c10->index[12], task_stack_top(current) - self);
+	for (i = 0; i < c10->nr_entries; i++)
+		sum += row_size(c10, i);
+	KUNIT_EXPECT_EQ(t, sum, c10->max_size);
+	KUNIT_EXPECT_EQ(t, c10->index[0], c10->max_size);
+	kfree(c1);
+}
+
+/* Only a deeper stack replaces the table; writing a size sets the bar. */
+static void stack_max_is_a_threshold(struct kunit *t)
+{
+	struct stack_trace_copy *c = kzalloc(sizeof(*c));
+
+	if (!c)
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);
+	stack_trace_set_max(THREAD_SIZE);
+	ftrace_test_deep(10);
+	stack_trace_copy(c);
+	stop();
+	KUNIT_EXPECT_EQ(t, c->max_size, THREAD_SIZE);
+	kfree(c);
+}
+
+/* Functions outside stack_trace_filter are never measured. */
+static void stack_filter_limits(struct kunit *t)
+{
+	struct stack_trace_copy *c = kzalloc(sizeof(*c));
+
+	if (!c)
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);
+	stack_trace_set_max(0);
+	ftrace_test_fib(10);
+	stack_trace_copy(c);
+	stop();
+	KUNIT_EXPECT_EQ(t, c->max_size, 0);
+	kfree(c);
+}
+
+SELFTEST_SUITE(stack_tracer,
+	KUNIT_CASE(stack_depth_of_recursion),
+	KUNIT_CASE(stack_max_is_a_threshold),
+	KUNIT_CASE(stack_filter_limits),
+);
