@@ -93,8 +93,8 @@ static int demo_disable(void)
 static void print_state(struct shell_out *out)
 {
 	if (demo_patch)
-		sh_printf(out, "klp_demo: enabled (%s -> klp_demo_fixed_sum)\n",
-			  demo_func.old_name);
+		sh_printf(out, "klp_demo: enabled (%s -> %ps)\n",
+			  demo_func.old_name, demo_func.new_func);
 	else
 		sh_puts(out, "klp_demo: disabled\n");
 }
@@ -164,9 +164,10 @@ static int cmd_klp(struct shell_out *out, int argc, char **argv)
 	sh_err("usage: klp [status|enable|disable]\n");
 	return 2;
 }
-SHELL_COMMAND("klp", cmd_klp, "[status|enable|disable]: livepatch klp_demo_buggy_sum (docs/livepatch.md)");
+SHELL_COMMAND("klp", cmd_klp,
+	      "[status|enable|disable]: livepatch klp_demo_buggy_sum (docs/livepatch.md)");
 
-/* ---- the klpdemo workload ------------------------------------------------- */
+/* ---- the klpdemo workload ----------------------------------------------- */
 
 /*
  * The patch state as the workers see it. seq is odd while the patch
@@ -248,7 +249,7 @@ static int stress_flips(struct stress_state *s, unsigned long rounds,
 	return err;
 }
 
-/* One worker per online CPU; returns how many started (all, or -ENOMEM in *err). */
+/* A worker on each online CPU; how many started (all, or *err = -ENOMEM). */
 static int start_workers(struct stress_worker *w, struct stress_state *s,
 			 int *err)
 {
@@ -282,8 +283,10 @@ static void report(struct shell_out *out, struct stress_worker *w, int n,
 		mixed += w[i].mixed;
 		stale += w[i].stale;
 	}
-	sh_printf(out, "klpdemo: %d CPUs, %lu flips, %lu calls: %lu old, %lu new, %lu mixed, %lu stale\n",
-		  n, flips, old + new + mixed, old, new, mixed, stale);
+	sh_printf(out, "klpdemo: %d CPUs, %lu flips, %lu calls: ", n, flips,
+		  old + new + mixed);
+	sh_printf(out, "%lu old, %lu new, %lu mixed, %lu stale\n", old, new,
+		  mixed, stale);
 }
 
 static bool all_consistent(struct stress_worker *w, int n)

@@ -69,7 +69,7 @@ static int usage(void)
 	return 1;
 }
 
-/* ---- tracefs ------------------------------------------------------------- */
+/* ---- tracefs ------------------------------------------------------------ */
 
 /* `echo value > TRACEFS/file`, saying what failed as trace-cmd's die() does. */
 static int tc_write(const char *file, const char *value)
@@ -115,7 +115,7 @@ static int tc_write_words(const char *file, const struct word_list *l)
 	return tc_write(file, line);
 }
 
-/* ---- options (-O) --------------------------------------------------------- */
+/* ---- options (-O) ------------------------------------------------------- */
 
 static bool option_saved(const char *name)
 {
@@ -175,7 +175,7 @@ static int restore_options(void)
 	return err;
 }
 
-/* ---- start, record: parsing ------------------------------------------------ */
+/* ---- start, record: parsing --------------------------------------------- */
 
 static struct word_list *option_list(struct trace_setup *t, char opt)
 {
@@ -252,7 +252,7 @@ static int set_up(const struct trace_setup *t)
 	       tc_write("trace", "");
 }
 
-/* ---- the subcommands --------------------------------------------------------- */
+/* ---- the subcommands ---------------------------------------------------- */
 
 static int tc_start(struct shell_out *out, int argc, char **argv)
 {
@@ -343,7 +343,7 @@ static int tc_reset(struct shell_out *out, int argc, char **argv)
 	       tc_write("tracing_on", "1");
 }
 
-/* ---- stat: trace-cmd's report, file by file ------------------------------------ */
+/* ---- stat: trace-cmd's report, file by file ----------------------------- */
 
 /* "\nDESCRIPTIONvalue" when the file holds something else than def. */
 static void stat_file(struct shell_out *out, const char *file,
@@ -457,7 +457,7 @@ static int tc_stat(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the command ------------------------------------------------------------------ */
+/* ---- the command -------------------------------------------------------- */
 
 static const struct {
 	const char *name;

@@ -2,11 +2,12 @@
 
 `klp` patches klp_demo_buggy_sum (the sum 1..n that stops at n - 1)
 into klp_demo_fixed_sum through an IPMODIFY|SAVE_REGS|PERMANENT
-ftrace_ops: calls give the fixed result while it is on, the buggy one
-again once it is off; a second patch of the function is refused, and so
-is ftrace_enabled 0 while the patch is on. `run klpdemo` calls the
-function on every CPU while the patch flips and must see no result that
-is neither function's, nor one the patch state rules out.
+ftrace_ops: calls give the fixed result while it is on (the tracers see
+both functions), the buggy one again once it is off; a second patch of
+the function is refused, and so is ftrace_enabled 0 while the patch is
+on. `run klpdemo` calls the function on every CPU while the patch flips
+and must see no result that is neither function's, nor one the patch
+state rules out.
 """
 
 import re
@@ -75,6 +76,18 @@ def test_tracer_sees_both_functions(k):
         'klp_demo_buggy_sum (2) R I  ', 'klp_demo_fixed_sum (1)      ']
     reset(k)
     k.check(k.run('klp status'), ENABLED + FIXED)
+
+
+def test_graph_nests_the_new_function_in_the_old(k):
+    reset(k)
+    write(k, 'set_graph_function', 'klp_status')
+    write(k, 'current_tracer', 'function_graph')
+    k.run('klp status')
+    calls = [l.split('|')[-1].strip() for l in trace_lines(k)]
+    i = calls.index('klp_demo_buggy_sum() {')
+    assert calls[i + 1:i + 3] == ['klp_demo_fixed_sum();', '}'], calls
+    write(k, 'set_graph_function', '')
+    reset(k)
 
 
 def test_disable_brings_the_bug_back(k):
