@@ -106,8 +106,8 @@ static const char *const state_files[] = {
 
 /*
  * The defaults the tests of tracing.py go back to, and no probes. The
- * profiler stops first: under an empty filter it would hook the very
- * writes that stop it, and this task would keep its ret_stack.
+ * profiler stops first: once set_ftrace_filter is empty, it would hook
+ * every function for the rest of the reset.
  */
 static const struct tracefs_op defaults[] = {
 	ECHO("function_profile_enabled", "0\n"),
