@@ -169,9 +169,12 @@ static unsigned long fib_site(void)
 static void graph_test_fib_177(struct kunit *t)
 {
 	unsigned long fib_ip = fib_site();
-	struct graph_log *log = alloc_log(t);
+	struct graph_log *log;
 	struct nest_check c;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
 	if (!log)
 		return;
 	KUNIT_EXPECT_EQ(t, set_hash("ftrace_test_fib", true, false), 0);
@@ -192,8 +195,11 @@ static void graph_test_fib_177(struct kunit *t)
 /* max_graph_depth N: only the calls at depths 0 to N - 1. */
 static void graph_test_max_depth(struct kunit *t)
 {
-	struct graph_log *log = alloc_log(t);
+	struct graph_log *log;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
 	if (!log)
 		return;
 	ftrace_graph_set_max_depth(1);
@@ -212,9 +218,12 @@ static void graph_test_max_depth(struct kunit *t)
 /* tracing_thresh: returns only, each at least that long (us). */
 static void graph_test_thresh(struct kunit *t)
 {
-	struct graph_log *log = alloc_log(t);
+	struct graph_log *log;
 	int i, slow = 0;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
 	if (!log)
 		return;
 	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
@@ -246,8 +255,11 @@ static long sort_100(long unused)
 /* set_graph_notrace: sort's own entry and return, none of sift_down's. */
 static void graph_test_notrace(struct kunit *t)
 {
-	struct graph_log *log = alloc_log(t);
+	struct graph_log *log;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
 	if (!log)
 		return;
 	KUNIT_EXPECT_EQ(t, set_hash("sort", true, false), 0);
@@ -280,8 +292,11 @@ static long fib_in_hardirq(long n)
 /* funcgraph-irqs off: nothing recorded in hardirq context. */
 static void graph_test_irqs_option(struct kunit *t)
 {
-	struct graph_log *log = alloc_log(t);
+	struct graph_log *log;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
 	if (!log)
 		return;
 	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
@@ -313,6 +328,8 @@ static void graph_test_busy(struct kunit *t)
 {
 	struct fgraph_ops other = { other_entry, other_return, NULL };
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	KUNIT_EXPECT_EQ(t, set_hash("ftrace_test_target1", false, false), 0);
 	other.func_hash = &global_trace.ops.local_hash;
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), 0);
@@ -351,6 +368,8 @@ static void graph_test_cost(struct kunit *t)
 	unsigned long base, traced;
 	u64 a = rdinstret(), b = rdinstret();
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	if (b - a >= 4)
 		KUNIT_SKIP(t, "needs qemu -icount shift=0");
 	base = cost_per_call();

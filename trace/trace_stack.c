@@ -23,10 +23,12 @@
  *            | ftrace_caller, 96 |  the tracer's own: not counted
  *            | stack_trace_call  |
  *
- * Row 0 is the traced function T, at its first instruction (shown at its
- * resume pc, ip + 4, as Linux shows ip + MCOUNT_INSN_SIZE): its frame
- * does not exist yet, so its Size is 0. The last row, ret_from_fork,
- * runs at the very top with no frame of its own: Depth and Size 0.
+ * Row 0 is the traced function T, at its site (shown at its resume pc,
+ * ip + 4, as Linux shows ip + MCOUNT_INSN_SIZE): its frame does not
+ * exist yet, so its Size is 0. (With -pg the site follows T's prologue;
+ * T's frame is left out all the same, so both builds measure alike.)
+ * The last row, ret_from_fork, runs at the very top with no frame of
+ * its own: Depth and Size 0.
  */
 #include "kernel.h"
 #include "string.h"
@@ -62,8 +64,8 @@ static bool frame_on_stack(unsigned long fp, unsigned long bottom,
 /*
  * The sp the traced function was entered with. ftrace_regs_caller saved
  * it in pt_regs; ftrace_caller's frame is found by its record of the
- * traced function (ra = its resume pc, 16 bytes above the frame's sp),
- * a frame or two above this one.
+ * traced function (ra = its resume pc), a frame or two above this one,
+ * and read as asm/ftrace.h says.
  */
 static unsigned long traced_entry_sp(unsigned long resume,
 				     struct ftrace_regs *fregs,
@@ -78,7 +80,7 @@ static unsigned long traced_entry_sp(unsigned long resume,
 		if (!frame_on_stack(fp, bottom, top))
 			return 0;
 		if (((unsigned long *)fp)[-1] == resume)
-			return fp - 16 + FTRACE_FRAME_SIZE;
+			return ftrace_traced_entry_sp(fp);
 		fp = ((unsigned long *)fp)[-2];
 	}
 	return 0;
@@ -121,13 +123,13 @@ static unsigned int save_chain(unsigned long resume, unsigned long parent_ip,
 	return n;
 }
 
-/* The caller's fp, as ftrace_caller saved it (record 1's link). */
+/* The caller's fp, as the trampoline (or -pg's prologue) saved it. */
 static unsigned long caller_fp(unsigned long entry_sp,
 			       struct ftrace_regs *fregs)
 {
 	if (fregs)
 		return ftrace_get_regs(fregs)->s0;
-	return *(unsigned long *)(entry_sp - FTRACE_FRAME_SIZE + 16);
+	return ftrace_traced_caller_fp(entry_sp);
 }
 
 /*

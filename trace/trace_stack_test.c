@@ -44,12 +44,16 @@ static unsigned int row_size(const struct stack_trace_copy *c, unsigned int i)
 /* Ten frames deeper is exactly nine more of ftrace_test_deep's frames. */
 static void stack_depth_of_recursion(struct kunit *t)
 {
-	struct stack_trace_copy *c1 = kzalloc(2 * sizeof(*c1)), *c10 = c1 + 1;
 	unsigned long self = (unsigned long)__builtin_frame_address(0);
+	struct stack_trace_copy *c1, *c10;
 	unsigned int i, frame, sum = 0;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	c1 = kzalloc(2 * sizeof(*c1));
 	if (!c1)
 		KUNIT_SKIP(t, "no memory");
+	c10 = c1 + 1;
 	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);
 	stack_trace_set_max(0);
 	ftrace_test_deep(1);
@@ -61,7 +65,8 @@ static void stack_depth_of_recursion(struct kunit *t)
 	/* deep(0)'s entry, 10 callers in deep, this test, its caller... */
 	KUNIT_EXPECT_TRUE(t, c10->nr_entries > 12);
 	KUNIT_EXPECT_EQ(t, c10->dump_trace[0],
-			(unsigned long)ftrace_test_deep + MCOUNT_INSN_SIZE);
+			ftrace_location((unsigned long)ftrace_test_deep) +
+			MCOUNT_INSN_SIZE);
 	for (i = 1; i <= 10; i++)
 		KUNIT_EXPECT_TRUE(t, in_func(c10->dump_trace[i],
 					     ftrace_test_deep));
@@ -85,8 +90,11 @@ static void stack_depth_of_recursion(struct kunit *t)
 /* Only a deeper stack replaces the table; writing a size sets the bar. */
 static void stack_max_is_a_threshold(struct kunit *t)
 {
-	struct stack_trace_copy *c = kzalloc(sizeof(*c));
+	struct stack_trace_copy *c;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	c = kzalloc(sizeof(*c));
 	if (!c)
 		KUNIT_SKIP(t, "no memory");
 	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);
@@ -101,8 +109,11 @@ static void stack_max_is_a_threshold(struct kunit *t)
 /* Functions outside stack_trace_filter are never measured. */
 static void stack_filter_limits(struct kunit *t)
 {
-	struct stack_trace_copy *c = kzalloc(sizeof(*c));
+	struct stack_trace_copy *c;
 
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	c = kzalloc(sizeof(*c));
 	if (!c)
 		KUNIT_SKIP(t, "no memory");
 	KUNIT_EXPECT_EQ(t, start_on_deep(), 0);

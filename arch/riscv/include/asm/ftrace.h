@@ -119,6 +119,36 @@ static inline bool in_ftrace_trampoline(unsigned long pc)
 	       pc < (unsigned long)__ftrace_tramp_text_end;
 }
 
+/*
+ * For unwinders that meet ftrace_caller's frame record (the one whose
+ * return address is the resume pc; mcount-dyn.S draws both frames): the
+ * sp the traced function was called with, and its caller's s0. A
+ * patchable site runs before the traced function's prologue, so both
+ * are in ftrace_caller's frame; a -pg site runs after it, so they are
+ * the traced function's s0 and what its prologue saved below that.
+ */
+#ifdef FTRACE_MODE_mcount
+static inline unsigned long ftrace_traced_entry_sp(unsigned long record_fp)
+{
+	return ((unsigned long *)record_fp)[-2];
+}
+
+static inline unsigned long ftrace_traced_caller_fp(unsigned long entry_sp)
+{
+	return ((unsigned long *)entry_sp)[-2];
+}
+#else
+static inline unsigned long ftrace_traced_entry_sp(unsigned long record_fp)
+{
+	return record_fp - 16 + FTRACE_FRAME_SIZE;
+}
+
+static inline unsigned long ftrace_traced_caller_fp(unsigned long entry_sp)
+{
+	return *(unsigned long *)(entry_sp - FTRACE_FRAME_SIZE + 16);
+}
+#endif
+
 /* The record table holds each site's address already. */
 static inline unsigned long ftrace_call_adjust(unsigned long addr)
 {
