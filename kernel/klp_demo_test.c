@@ -5,6 +5,7 @@
  * (that freed it twice: an oops in ftrace_shutdown).
  */
 #include "kernel.h"
+#include "ftrace.h"
 #include "selftest.h"
 #include "workloads.h"
 #include "shell.h"
@@ -50,6 +51,8 @@ static void runs_at_once(struct kunit *t)
 	struct klpdemo_runs r[2] = { { 0 }, { 0 } };
 	int i;
 
+	if (!ftrace_regs_supported())
+		KUNIT_SKIP(t, "no IPMODIFY without patchable entries (-pg)");
 	for (i = 0; i < 2; i++)
 		r[i].task = kthread_create(klpdemo_thread, &r[i],
 					   "klpdemo_test");
