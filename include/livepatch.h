@@ -19,13 +19,6 @@ struct klp_func {
 struct klp_patch;
 
 /*
- * Can old_name be patched: has it an ftrace site at its first
- * instruction? Not with FTRACE=mcount (the site follows the prologue)
- * or FTRACE=none.
- */
-bool klp_patchable(const char *old_name);
-
-/*
  * Send every call of func->old_name to func->new_func. Returns the
  * patch, or an ERR_PTR: -EINVAL if old_name has no ftrace site at its
  * first instruction, -EBUSY if another IPMODIFY ops owns the function

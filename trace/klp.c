@@ -72,11 +72,6 @@ static unsigned long klp_site(const char *old_name)
 	return addr && ftrace_location(addr) == addr ? addr : 0;
 }
 
-bool klp_patchable(const char *old_name)
-{
-	return klp_site(old_name);
-}
-
 struct klp_patch *klp_enable_patch(const char *name,
 				   const struct klp_func *func)
 {
