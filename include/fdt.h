@@ -26,5 +26,6 @@ extern struct boot_info boot_info;
 
 int fdt_parse(const void *dtb, struct boot_info *bi);
 bool cmdline_has(const char *word);
+bool cmdline_value(const char *word, char *buf, size_t size);
 
 #endif

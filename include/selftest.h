@@ -72,5 +72,6 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 } while (0)
 
 int selftest_run(const char *filter);
+const char *selftest_unknown(const char *filter, char *buf, size_t size);
 
 #endif

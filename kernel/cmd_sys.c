@@ -161,14 +161,21 @@ SHELL_COMMAND("dmesg", cmd_dmesg, "print the kernel log");
 
 static int cmd_selftest(struct shell_out *out, int argc, char **argv)
 {
+	char name[32];
+
 	(void)out;
 	if (argc > 2) {
-		sh_err("usage: selftest [SUITE]\n");
+		sh_err("usage: selftest [SUITE[,SUITE...]]\n");
+		return 1;
+	}
+	if (argc > 1 && selftest_unknown(argv[1], name, sizeof(name))) {
+		sh_err("selftest: %s: no such suite\n", name);
 		return 1;
 	}
 	return selftest_run(argc > 1 ? argv[1] : NULL) ? 1 : 0;
 }
-SHELL_COMMAND("selftest", cmd_selftest, "[SUITE]: run the in-kernel tests (KTAP)");
+SHELL_COMMAND("selftest", cmd_selftest,
+	      "[SUITE[,SUITE...]]: run the in-kernel tests (KTAP)");
 
 static int cmd_poweroff(struct shell_out *out, int argc, char **argv)
 {

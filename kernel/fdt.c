@@ -265,8 +265,8 @@ int fdt_parse(const void *dtb, struct boot_info *bi)
 	return walk(&c, bi);
 }
 
-/* Is word one of the space-separated words of the kernel command line? */
-bool cmdline_has(const char *word)
+/* The command-line word named word (`word` or `word=...`), or NULL. */
+static const char *cmdline_find(const char *word)
 {
 	const char *s = boot_info.bootargs;
 	size_t n = strlen(word);
@@ -276,9 +276,34 @@ bool cmdline_has(const char *word)
 			s++;
 		if (!strncmp(s, word, n) && (s[n] == ' ' || s[n] == 0 ||
 					     s[n] == '='))
-			return true;
+			return s;
 		while (*s && *s != ' ')
 			s++;
 	}
-	return false;
+	return NULL;
+}
+
+/* Is word one of the space-separated words of the kernel command line? */
+bool cmdline_has(const char *word)
+{
+	return cmdline_find(word) != NULL;
+}
+
+/*
+ * Copy the value of `word=value` into buf (cut to size), or "" when the
+ * word has none; returns false when the word is absent.
+ */
+bool cmdline_value(const char *word, char *buf, size_t size)
+{
+	const char *s = cmdline_find(word);
+	size_t n = 0;
+
+	if (!s)
+		return false;
+	s += strlen(word);
+	if (*s == '=')
+		for (s++; s[n] && s[n] != ' ' && n + 1 < size; n++)
+			buf[n] = s[n];
+	buf[n] = 0;
+	return true;
 }

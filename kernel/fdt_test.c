@@ -62,8 +62,27 @@ static void cmdline_words(struct kunit *t)
 	strlcpy(boot_info.bootargs, saved, sizeof(boot_info.bootargs));
 }
 
+/* cmdline_value gives a word's value, cut to the buffer, or "". */
+static void cmdline_values(struct kunit *t)
+{
+	char saved[BOOTARGS_MAX], v[8];
+
+	strlcpy(saved, boot_info.bootargs, sizeof(saved));
+	strlcpy(boot_info.bootargs, "selftest=ftrace,fgraph x verylong=abcdefghij",
+		sizeof(boot_info.bootargs));
+	KUNIT_EXPECT_TRUE(t, cmdline_value("x", v, sizeof(v)));
+	KUNIT_EXPECT_STREQ(t, v, "");
+	KUNIT_EXPECT_TRUE(t, cmdline_value("verylong", v, sizeof(v)));
+	KUNIT_EXPECT_STREQ(t, v, "abcdefg");
+	KUNIT_EXPECT_TRUE(t, !cmdline_value("self", v, sizeof(v)));
+	KUNIT_EXPECT_TRUE(t, cmdline_value("selftest", v, sizeof(v)));
+	KUNIT_EXPECT_STREQ(t, v, "ftrace,");
+	strlcpy(boot_info.bootargs, saved, sizeof(boot_info.bootargs));
+}
+
 SELFTEST_SUITE(fdt,
 	KUNIT_CASE(every_hart_is_a_cpu),
 	KUNIT_CASE(memory_matches_allocator),
 	KUNIT_CASE(devices_found),
-	KUNIT_CASE(cmdline_words));
+	KUNIT_CASE(cmdline_words),
+	KUNIT_CASE(cmdline_values));

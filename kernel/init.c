@@ -25,10 +25,18 @@ void early_initcalls(void)
 	ftrace_init();			/* every site becomes a nop */
 }
 
+/* `selftest` runs every suite, `selftest=a,b` the suites named. */
 static void selftest_thread(void *arg)
 {
+	char filter[BOOTARGS_MAX], name[32];
+
 	(void)arg;
-	machine_poweroff(selftest_run(NULL) ? 1 : 0);
+	cmdline_value("selftest", filter, sizeof(filter));
+	if (selftest_unknown(filter, name, sizeof(name))) {
+		printk("selftest: %s: no such suite\n", name);
+		machine_poweroff(2);
+	}
+	machine_poweroff(selftest_run(filter) ? 1 : 0);
 }
 
 void late_initcalls(void)

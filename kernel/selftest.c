@@ -29,9 +29,46 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 	t->failed++;
 }
 
+/* Is name one of filter's comma-separated words? */
+static bool in_list(const char *filter, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; *filter; filter++) {
+		if (!strncmp(filter, name, n) &&
+		    (filter[n] == ',' || filter[n] == 0))
+			return true;
+		while (*filter && *filter != ',')
+			filter++;
+		if (!*filter)
+			break;
+	}
+	return false;
+}
+
+/* filter: NULL or "" for every suite, else a comma-separated list. */
 static bool suite_selected(const struct kunit_suite *s, const char *filter)
 {
-	return !filter || !*filter || !strcmp(filter, s->name);
+	return !filter || !*filter || in_list(filter, s->name);
+}
+
+/* The first word of filter that names no suite, copied to buf, or NULL. */
+const char *selftest_unknown(const char *filter, char *buf, size_t size)
+{
+	const struct kunit_suite *s;
+	size_t n;
+
+	for (; filter && *filter; filter += n + (filter[n] == ',')) {
+		for (n = 0; filter[n] && filter[n] != ','; n++)
+			;
+		strlcpy(buf, filter, min(n + 1, size));
+		for (s = __start_selftests; s < __stop_selftests; s++)
+			if (!strcmp(s->name, buf))
+				break;
+		if (s == __stop_selftests)
+			return buf;
+	}
+	return NULL;
 }
 
 static int count_selected(const char *filter)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench.py: boot each build under `qemu -icount shift=0 -smp 1`, where a
+"""bench.py: boot each build under `qemu -icount shift=0,sleep=off -smp 1`, where a
 guest instruction is a tick of the clock rdinstret reads, type `bench`
 at the shell, and gather what it prints into a table and
 build/bench.json. The FTRACE=none build is the baseline for the cost of
@@ -37,7 +37,7 @@ ROWS = [
 def measure(build, smp=1, icount=True, command='bench'):
     """Boot one build, run a bench command, return {key: number}."""
     k = harness.Kernel(build=build, smp=smp, timeout=120,
-                       qemu_args=['-icount', 'shift=0'] if icount else [])
+                       qemu_args=harness.ICOUNT if icount else [])
     with k:
         out = k.run(command, timeout=600)
     values = {}

@@ -148,14 +148,16 @@ def selftest_cases(output, tag):
     return results, suite
 
 
-def run_selftests(build, smp, icount=False, mode=''):
-    """One boot with -append selftest. Under -icount shift=0, rdinstret
-    counts instructions, so the cost tests run instead of skipping. mode
-    names another build (e.g. the -pg one) in the results."""
+def run_selftests(build, smp, icount=False, mode='', suites=''):
+    """One boot with -append selftest (selftest=SUITES: only those).
+    Under -icount shift=0,sleep=off, rdinstret counts instructions, so
+    the cost tests run instead of skipping. mode names another build
+    (e.g. the -pg one) in the results."""
     tag = mode + f'smp{smp}' + ('-icount' if icount else '')
-    k = harness.Kernel(build, smp=smp, append='selftest',
+    append = f'selftest={suites}' if suites else 'selftest'
+    k = harness.Kernel(build, smp=smp, append=append,
                        timeout=SELFTEST_TIMEOUT,
-                       qemu_args=['-icount', 'shift=0'] if icount else ())
+                       qemu_args=harness.ICOUNT if icount else ())
     problem = None
     try:
         k.launch()
@@ -263,24 +265,32 @@ def guarded(fn, *args):
         return [Result(name, 'not ok', traceback.format_exc())]
 
 
-def jobs(build, host_tests, fuzz_bins, fuzz_runs, mcount_build):
-    """(function, args) for each independent piece of work: the QEMU
-    runs first, the quick host tests and fuzz runs last to fill the
-    gaps."""
-    work = [(run_selftests, (build, smp)) for smp in SELFTEST_SMP]
-    work.append((run_selftests, (build, 1, True)))
-    if mcount_build:
-        work += [(run_selftests, (mcount_build, smp, False, 'mcount-'))
+def jobs(args):
+    """(label, function, args) for each independent piece of work: the
+    QEMU runs first, the quick host tests and fuzz runs last to fill the
+    gaps. The label is what --only matches."""
+    build, suites = args.build, args.suites
+    work = [(f'selftest[smp{smp}]', run_selftests,
+             (build, smp, False, '', suites)) for smp in SELFTEST_SMP]
+    work.append(('selftest[smp1-icount]', run_selftests,
+                 (build, 1, True, '', suites)))
+    if args.mcount_build:
+        work += [(f'selftest[mcount-smp{smp}]', run_selftests,
+                  (args.mcount_build, smp, False, 'mcount-', suites))
                  for smp in SELFTEST_SMP]
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
             for smp in smp_configs(load_module(path, 'config')):
-                work.append((run_console_module, (path, smp)))
-    work += [(run_host_test, (path,)) for path in host_tests]
-    work += [(run_fuzz_target, (path, build, fuzz_runs))
-             for path in fuzz_bins]
-    return work
+                work.append((f'console/{name}[smp{smp}]',
+                             run_console_module, (path, smp)))
+    work += [(f'host/{os.path.basename(path)}', run_host_test, (path,))
+             for path in args.host_tests]
+    work += [(f'fuzz/{os.path.basename(path)}', run_fuzz_target,
+              (path, build, args.fuzz_runs)) for path in args.fuzz]
+    only = re.compile(args.only) if args.only else None
+    return [(fn, a) for label, fn, a in work
+            if not only or only.search(label)]
 
 
 def report(result):
@@ -302,6 +312,11 @@ def main():
     parser.add_argument('--fuzz-runs', type=int, default=50000)
     parser.add_argument('--mcount-build', metavar='DIR',
                         help='also run the selftests of this -pg build')
+    parser.add_argument('--only', metavar='REGEX',
+                        help='only the jobs whose label matches, e.g. '
+                        '"selftest\\[smp4\\]" or "console/test_shell"')
+    parser.add_argument('--suites', default='', metavar='A,B',
+                        help='selftest boots run only these suites')
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
@@ -310,9 +325,7 @@ def main():
     failed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(guarded, fn, *a)
-                   for fn, a in jobs(args.build, args.host_tests,
-                                     args.fuzz, args.fuzz_runs,
-                                     args.mcount_build)]
+                   for fn, a in jobs(args)]
         for future in futures:
             for result in future.result():
                 report(result)

@@ -1,6 +1,6 @@
 /*
  * bench.c: the `bench` shell command, what `make bench` runs under
- * `qemu -icount shift=0 -smp 1`, where rdinstret counts executed guest
+ * `qemu -icount shift=0,sleep=off -smp 1`, where rdinstret counts executed guest
  * instructions. A per-call cost is the median over 20 batches of 1000
  * calls of bench_target() (interrupts off, so nothing else is counted)
  * less the same loop with tracing off. Tracers are switched through

@@ -371,7 +371,7 @@ static void graph_test_cost(struct kunit *t)
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	if (b - a >= 4)
-		KUNIT_SKIP(t, "needs qemu -icount shift=0");
+		KUNIT_SKIP(t, "needs qemu -icount shift=0,sleep=off");
 	base = cost_per_call();
 	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_target1"), 0);
 	traced = cost_per_call();

@@ -219,7 +219,7 @@ static void fn_test_cost(struct kunit *t)
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	if (!instret_is_exact())
-		KUNIT_SKIP(t, "needs qemu -icount shift=0");
+		KUNIT_SKIP(t, "needs qemu -icount shift=0,sleep=off");
 	base = cost_per_call();
 	start_function_tracer("ftrace_test_target1");
 	on = cost_per_call();

@@ -34,6 +34,9 @@ TYPE_PAUSE = 0.005      # seconds between chunks, a fast typist
 CRASH_REPORT_WAIT = 5   # seconds an oops gets to finish printing
 
 _live = set()           # kernels still running, killed if Python exits
+# Exact instruction counts: with QEMU's default sleep=on, host time leaks
+# into the virtual clock while a hart idles, so every figure says off.
+ICOUNT = ['-icount', 'shift=0,sleep=off']
 
 
 class KernelError(AssertionError):

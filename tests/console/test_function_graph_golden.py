@@ -1,5 +1,5 @@
 """test_function_graph_golden.py: a whole function_graph trace, byte for
-byte. Under `qemu -icount shift=0` a guest instruction is a tick of the
+byte. Under `qemu -icount shift=0,sleep=off` a guest instruction is a tick of the
 instret clock, so with trace_clock instret each duration is an exact
 instruction count (printed as if ns) and `run fib 6` traces the same
 every time: the file golden/function_graph_fib6.txt is the trace. A
@@ -8,10 +8,12 @@ then GOLDEN_UPDATE=1 writes it."""
 
 import os
 
+import harness
+
 from tracing import reset, cat, write
 
 SMP = 1
-QEMU_ARGS = ['-icount', 'shift=0']
+QEMU_ARGS = harness.ICOUNT
 GOLDEN = os.path.join(os.path.dirname(__file__), 'golden',
                       'function_graph_fib6.txt')
 
