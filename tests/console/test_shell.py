@@ -269,8 +269,12 @@ def test_selftest_command(k):
     assert re.search(r'# vfs: pass:(\d+) fail:0 skip:0 total:\1', out), out
     out = k.run('selftest workloads', timeout=60)
     assert re.search(r'# workloads: pass:\d+ fail:0 skip:0', out), out
-    k.check(k.run('selftest nosuite'),
-            'KTAP version 1\n1..0\n# Totals: pass:0 fail:0 skip:0 total:0\n')
+    out = k.run('selftest fdt,kallsyms', timeout=60)
+    assert re.search(r'^1\.\.2$', out, re.M), out
+    assert '# fdt: pass:' in out and '# kallsyms: pass:' in out, out
+    k.check(k.run('selftest nosuite'), 'selftest: nosuite: no such suite\n')
+    k.check(k.run('selftest fdt,nosuite'),
+            'selftest: nosuite: no such suite\n')
 
 
 # --- workloads -----------------------------------------------------------
