@@ -2,9 +2,9 @@
 
 Every command and its error messages, the line editor (backspace,
 Ctrl-U, Ctrl-C, history, Tab, the line limit, UTF-8, control bytes),
-quoting and redirection, and the workloads `run` starts. All tests
-share one booted kernel, in order, so each one sets up the files and
-directory it needs.
+long lines typed ahead, quoting and redirection, and the workloads
+`run` starts. All tests share one booted kernel, in order, so each one
+sets up the files and directory it needs.
 """
 
 import re
@@ -525,6 +525,19 @@ def test_overlong_line_is_refused_whole(k):
     k.run(f'echo > {T}/set_ftrace_filter')
     # Killed, an overlong line leaves the next one whole.
     k.check(k.run('x' * 5000 + CTRL_U + 'echo fresh', timeout=30), 'fresh\n')
+
+
+def test_typed_ahead_long_lines_are_not_lost(k):
+    # Typed while a command runs (a few seconds), the lines outgrow the
+    # UART's FIFO and the kernel's receive ring, and wait in the UART.
+    trips = 1000000 if k.smp == 1 else 2000
+    k.type(f'run pingpong {trips}\r')
+    k.expect(f'run pingpong {trips}\n')
+    lines = [c * 3000 for c in 'xy']
+    k.type(''.join(f'echo {text}\r' for text in lines))
+    assert 'round trips' in k.read_until_prompt(timeout=60), k.tail()
+    for text in lines:
+        k.check(k.read_until_prompt(timeout=30), f'echo {text}\n{text}\n')
 
 
 def test_utf8_passes_through(k):
