@@ -65,6 +65,15 @@ SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
 
+# The sources are a wildcard, so a removed one leaves no newer object to
+# trigger the link. $(B)/objects lists the objects and changes only when
+# that list does (as Kbuild's filechk does), so the link depends on it;
+# the objects of removed sources go with their old list.
+OBJS_FILE := $(B)/objects
+OLD_OBJS  := $(file <$(OBJS_FILE))
+STALE_OBJS := $(filter-out $(OBJS),$(OLD_OBJS))
+OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
+
 # Never traced (Linux's CFLAGS_REMOVE_*), each for a reason:
 #  arch/riscv/kernel/*   trap entry, SBI, SMP bring-up, the patcher itself
 #  arch/riscv/mm/*       page tables, also used by the patcher's alias map
@@ -90,7 +99,7 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo
+	fuzz-bins trace-demo FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -106,10 +115,14 @@ $(B)/%.o: %.S
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
+$(OBJS_FILE): FORCE
+	$(if $(OBJS_CHANGED),$(Q)mkdir -p $(B) && \
+		rm -f $(STALE_OBJS) $(STALE_OBJS:.o=.d) && echo $(OBJS) > $@)
+
 # Two-pass link: kallsyms sits after .bss, so filling it in moves no
 # other symbol; scripts/checkelf.py checks that on the second pass.
 # The table is generated C, compiled without tracing flags.
-$(B)/kernel.pass1.elf: $(OBJS) $(B)/kallsyms0.o linker.ld
+$(B)/kernel.pass1.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms0.o linker.ld
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms0.o -o $@ -lgcc
 
 $(B)/kallsyms0.c: scripts/kallsyms.py
@@ -123,7 +136,8 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(OBJS) $(B)/kallsyms.o linker.ld scripts/checkelf.py \
+$(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
+		 scripts/checkelf.py \
 		 $(RECORDMCOUNT)
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
 	$(NM) -n $@ > $(B)/kernel.sym

@@ -10,7 +10,9 @@
 
 /*
  * Read one line from the console into line (size bytes, NUL included),
- * echoing and editing it. Returns its length, or -EINTR for Ctrl-C.
+ * echoing and editing it. Returns its length; -EINTR for Ctrl-C; or,
+ * for a line not to be run, -E2BIG if it did not fit and -EINVAL if it
+ * holds a control byte.
  */
 int readline(const char *prompt, char *line, size_t size);
 

@@ -10,7 +10,8 @@
 struct file;
 struct inode;
 
-#define SHELL_LINE_MAX	255	/* characters in a command line */
+/* Bytes in a command line: at least a Linux tty's (N_TTY_BUF_SIZE). */
+#define SHELL_LINE_MAX	4096
 
 /*
  * A command's standard output: the console, or the file that `>` or

@@ -14,10 +14,15 @@
 
 #define CAT_CHUNK	4096
 
-/* The whole line goes out in one write: tracefs parses writes whole. */
+/*
+ * The whole line goes out in one write: tracefs parses writes whole.
+ * The words came from one command line, so they and a newline fit;
+ * static, as a line is too big for a stack and commands run one at a
+ * time in the shell's thread.
+ */
 static int cmd_echo(struct shell_out *out, int argc, char **argv)
 {
-	char line[SHELL_LINE_MAX + 2];
+	static char line[SHELL_LINE_MAX + 2];
 	bool newline = argc < 2 || strcmp(argv[1], "-n");
 	size_t len = 0;
 	int i;

@@ -82,10 +82,13 @@ static bool is_filter_file(const char *path)
 	return false;
 }
 
-/* Does the line up to the word being completed want a function name? */
+/*
+ * Does the line up to the word being completed want a function name?
+ * Only the shell's thread completes, so the copy parsed is static.
+ */
 static bool wants_function(const char *line, size_t before_word)
 {
-	char buf[SHELL_LINE_MAX + 1];
+	static char buf[SHELL_LINE_MAX + 1];
 	struct cmdline cl;
 	const char *last;
 

@@ -10,10 +10,15 @@
 
 #define RAMFS_MIN_CAPACITY	64
 
+/* Truncating gives the bytes back, as Linux's truncate frees pages. */
 static int ramfs_open(struct inode *inode, struct file *file)
 {
-	if ((file->flags & O_TRUNC) && (file->flags & O_ACCMODE) != O_RDONLY)
+	if ((file->flags & O_TRUNC) && (file->flags & O_ACCMODE) != O_RDONLY) {
+		kfree(inode->data);
+		inode->data = NULL;
 		inode->size = 0;
+		inode->capacity = 0;
+	}
 	return 0;
 }
 

@@ -1,10 +1,15 @@
 /*
- * readline.c: the shell's line editor. Printable ASCII is inserted and
- * echoed; Backspace erases; Ctrl-U kills the line; Ctrl-C abandons it;
- * the up and down arrows walk the history; Tab completes. Everything
- * else (other control bytes, bytes >= 0x80, unknown escape sequences)
- * is ignored, so line noise cannot corrupt the line. Erasing echoes
- * "\b \b", which every terminal understands.
+ * readline.c: the shell's line editor. Text is inserted and echoed:
+ * printable ASCII, and bytes >= 0x80 as they come, so UTF-8 reaches
+ * the command as a Linux shell passes it on. Backspace erases one
+ * character (every byte of a UTF-8 one, as n_tty's eraser() does with
+ * IUTF8); Ctrl-U kills the line; Ctrl-C abandons it; the up and down
+ * arrows walk the history; Tab completes; escape sequences it does
+ * not know are dropped whole. Any other control byte is kept, echoed
+ * as ^X (a tty's ECHOCTL), and makes Enter refuse the line. So does a
+ * line that outgrew its buffer: each byte past the end rings the bell
+ * and is dropped (IMAXBEL, drivers/tty/n_tty.c), and the line is then
+ * refused whole rather than run cut. Erasing echoes "\b \b".
  */
 #include "kernel.h"
 #include "readline.h"
@@ -27,10 +32,20 @@ struct line_editor {
 	const char *prompt;
 	char *buf;
 	size_t len, size;
+	bool overflow;		/* a byte did not fit: Enter refuses */
 	enum esc_state esc;
 	int hist_pos;		/* 0: the line being typed, n: history_get(n) */
-	char draft[SHELL_LINE_MAX + 1];	/* the line being typed, meanwhile */
 };
+
+/*
+ * The line being typed, kept while the history is shown. Only the
+ * shell's thread reads lines, so one copy serves.
+ */
+static struct {
+	char buf[SHELL_LINE_MAX + 1];
+	size_t len;
+	bool overflow;
+} draft;
 
 /* A terminal may end a line with \r\n: the \n then ends no second line. */
 static bool after_cr;
@@ -38,6 +53,70 @@ static bool after_cr;
 static void bell(void)
 {
 	console_write("\a", 1);
+}
+
+static bool is_control(u8 c)
+{
+	return c < ' ';
+}
+
+static bool is_utf8_continuation(u8 c)
+{
+	return (c & 0xc0) == 0x80;
+}
+
+/* How many bytes a UTF-8 sequence starting with c holds (1: not a lead). */
+static size_t utf8_sequence_len(u8 c)
+{
+	if (c >= 0xc0 && c < 0xe0)
+		return 2;
+	if (c >= 0xe0 && c < 0xf0)
+		return 3;
+	if (c >= 0xf0 && c < 0xf8)
+		return 4;
+	return 1;
+}
+
+/*
+ * The bytes of the line's last character: a UTF-8 lead byte with the
+ * continuation bytes it calls for, or else the last byte alone, which
+ * a terminal shows as one character too (U+FFFD if it is no text).
+ */
+static size_t last_char_len(const struct line_editor *le)
+{
+	size_t n;
+
+	for (n = 1; n <= le->len && n <= 4; n++) {
+		u8 c = le->buf[le->len - n];
+
+		if (!is_utf8_continuation(c))
+			return utf8_sequence_len(c) >= n ? n : 1;
+	}
+	return 1;
+}
+
+static bool has_control(const struct line_editor *le)
+{
+	size_t i;
+
+	for (i = 0; i < le->len; i++)
+		if (is_control(le->buf[i]))
+			return true;
+	return false;
+}
+
+static void echo(const char *s, size_t n)
+{
+	char ctl[2] = { '^' };
+
+	for (; n--; s++) {
+		if (is_control(*s)) {
+			ctl[1] = *s + '@';
+			console_write(ctl, 2);
+		} else {
+			console_write(s, 1);
+		}
+	}
 }
 
 /* Append s to the line; refused whole, with a bell, if it does not fit. */
@@ -50,23 +129,49 @@ static bool insert(struct line_editor *le, const char *s, size_t n)
 	memcpy(le->buf + le->len, s, n);
 	le->len += n;
 	le->buf[le->len] = 0;
-	console_write(s, n);
+	echo(s, n);
 	return true;
 }
 
-static void erase(struct line_editor *le, size_t n)
+static void type_byte(struct line_editor *le, char c)
 {
-	n = min(n, le->len);
-	le->len -= n;
-	le->buf[le->len] = 0;
-	while (n--)
-		console_write("\b \b", 3);
+	if (!insert(le, &c, 1))
+		le->overflow = true;
 }
 
-static void replace_line(struct line_editor *le, const char *s)
+/*
+ * Erase the last character: one column, or two for a control byte
+ * (echoed as ^X). An empty line starts afresh, even after it overflowed.
+ */
+static void erase_char(struct line_editor *le)
 {
-	erase(le, le->len);
-	insert(le, s, strlen(s));
+	int columns = 1;
+
+	if (le->len) {
+		le->len -= last_char_len(le);
+		if (is_control(le->buf[le->len]))
+			columns = 2;
+		le->buf[le->len] = 0;
+		while (columns--)
+			console_write("\b \b", 3);
+	}
+	if (!le->len)
+		le->overflow = false;
+}
+
+static void erase_line(struct line_editor *le)
+{
+	while (le->len)
+		erase_char(le);
+	le->overflow = false;
+}
+
+static void replace_line(struct line_editor *le, const char *s, size_t n,
+			 bool overflow)
+{
+	erase_line(le);
+	insert(le, s, n);
+	le->overflow = overflow;
 }
 
 static void history_up(struct line_editor *le)
@@ -77,20 +182,29 @@ static void history_up(struct line_editor *le)
 		bell();
 		return;
 	}
-	if (!le->hist_pos)
-		strlcpy(le->draft, le->buf, sizeof(le->draft));
+	if (!le->hist_pos) {
+		draft.len = min(le->len, sizeof(draft.buf) - 1);
+		memcpy(draft.buf, le->buf, draft.len);
+		draft.overflow = le->overflow || draft.len < le->len;
+	}
 	le->hist_pos++;
-	replace_line(le, older);
+	replace_line(le, older, strlen(older), false);
 }
 
 static void history_down(struct line_editor *le)
 {
+	const char *newer;
+
 	if (!le->hist_pos) {
 		bell();
 		return;
 	}
 	le->hist_pos--;
-	replace_line(le, le->hist_pos ? history_get(le->hist_pos) : le->draft);
+	newer = history_get(le->hist_pos);
+	if (newer)
+		replace_line(le, newer, strlen(newer), false);
+	else
+		replace_line(le, draft.buf, draft.len, draft.overflow);
 }
 
 /* How many leading characters all candidates share. */
@@ -112,7 +226,8 @@ static void list_candidates(struct line_editor *le, const struct name_list *l)
 	console_write("\n", 1);
 	for (i = 0; i < l->count; i++)
 		console_printf("%s%s", i ? "  " : "", l->names[i]);
-	console_printf("\n%s%s", le->prompt, le->buf);
+	console_printf("\n%s", le->prompt);
+	console_write(le->buf, le->len);
 }
 
 /*
@@ -125,6 +240,10 @@ static void complete(struct line_editor *le)
 	const struct name_list *l = &c.candidates;
 	size_t shared;
 
+	if (le->overflow || has_control(le)) {
+		bell();
+		return;
+	}
 	completion_find(le->buf, &c);
 	if (!l->count) {
 		bell();
@@ -179,10 +298,10 @@ static int handle_byte(struct line_editor *le, int c)
 		return LINE_DONE;
 	case DEL:
 	case '\b':
-		erase(le, 1);
+		erase_char(le);
 		return 0;
 	case CTRL('U'):
-		erase(le, le->len);
+		erase_line(le);
 		return 0;
 	case CTRL('C'):
 		console_write("^C\n", 3);
@@ -194,8 +313,7 @@ static int handle_byte(struct line_editor *le, int c)
 		le->esc = ESC_START;
 		return 0;
 	}
-	if (c >= ' ' && c < DEL)
-		insert(le, &ch, 1);
+	type_byte(le, ch);
 	return 0;
 }
 
@@ -211,5 +329,9 @@ int readline(const char *prompt, char *line, size_t size)
 	do
 		ret = handle_byte(&le, console_getc());
 	while (!ret);
-	return ret == LINE_DONE ? (int)le.len : ret;
+	if (ret != LINE_DONE)
+		return ret;
+	if (le.overflow)
+		return -E2BIG;
+	return has_control(&le) ? -EINVAL : (int)le.len;
 }

@@ -103,9 +103,22 @@ static void make_prompt(char *prompt, size_t size)
 	snprintf(prompt, size, "rvftrace:%s# ", path);
 }
 
+/* A line readline refused is run in no part. */
+static bool line_refused(int err)
+{
+	if (err == -E2BIG)
+		sh_err("sh: line longer than %d bytes: not run\n",
+		       SHELL_LINE_MAX);
+	else if (err == -EINVAL)
+		sh_err("sh: control character in the line: not run\n");
+	return err < 0;
+}
+
 void shell_main(void *arg)
 {
-	char line[SHELL_LINE_MAX + 1], prompt[PATH_MAX + 16];
+	/* Static: a whole line is a quarter of the thread's stack. */
+	static char line[SHELL_LINE_MAX + 1];
+	char prompt[PATH_MAX + 16];
 
 	(void)arg;
 	console_set_owner(current);
@@ -113,7 +126,7 @@ void shell_main(void *arg)
 	for (;;) {
 		current->sigpending = false;
 		make_prompt(prompt, sizeof(prompt));
-		if (readline(prompt, line, sizeof(line)) < 0)
+		if (line_refused(readline(prompt, line, sizeof(line))))
 			continue;
 		history_add(line);
 		run_line(line);

@@ -61,38 +61,62 @@ void sh_puts(struct shell_out *out, const char *s)
 	sh_write(out, s, strlen(s));
 }
 
+/*
+ * fmt formatted: into small if it fits, else into a kmalloc'd buffer
+ * (a command line's words can be thousands of bytes), which the caller
+ * frees; NULL if there is no memory for it.
+ */
+static char *vformat(char *small, size_t size, int *len, const char *fmt,
+		     va_list ap)
+{
+	va_list again;
+	char *buf = small;
+
+	va_copy(again, ap);
+	*len = vsnprintf(small, size, fmt, ap);
+	if (*len >= (int)size) {
+		buf = kmalloc(*len + 1);
+		if (buf)
+			vsnprintf(buf, *len + 1, fmt, again);
+	}
+	va_end(again);
+	return buf;
+}
+
 void sh_printf(struct shell_out *out, const char *fmt, ...)
 {
-	char small[256], *buf = small;
+	char small[256], *buf;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	buf = vformat(small, sizeof(small), &n, fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(small)) {
-		buf = kmalloc(n + 1);
-		if (!buf) {
-			out->error = -ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(buf, n + 1, fmt, ap);
-		va_end(ap);
+	if (!buf) {
+		out->error = -ENOMEM;
+		return;
 	}
 	sh_write(out, buf, n);
 	if (buf != small)
 		kfree(buf);
 }
 
+/* Without memory for a long message, its first part still gets out. */
 void sh_err(const char *fmt, ...)
 {
-	char buf[512];
+	char small[256], *buf;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf = vformat(small, sizeof(small), &n, fmt, ap);
 	va_end(ap);
-	console_write(buf, min((size_t)n, sizeof(buf) - 1));
+	if (buf) {
+		console_write(buf, n);
+	} else {
+		console_write(small, sizeof(small) - 1);
+		console_write("\n", 1);
+	}
+	if (buf != small)
+		kfree(buf);
 }

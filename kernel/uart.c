@@ -2,6 +2,10 @@
  * uart.c: the ns16550a console. Output is polled (so an oops always gets
  * out); input arrives by the RX interrupt (through the PLIC) into a ring
  * that console_getc() sleeps on. Ctrl-C marks the console's owner task.
+ * A full ring throttles input, as a Linux tty does: the RX interrupt is
+ * masked, so further bytes wait in the UART (and QEMU's stdin behind
+ * it) until a reader makes room. None are dropped, and a Ctrl-C behind
+ * them is seen when they are read.
  */
 #include "kernel.h"
 #include "printk.h"
@@ -20,13 +24,14 @@
 #define LSR_THRE	0x20	/* transmit holding empty */
 #define IER_RDI		0x01	/* receive data interrupt */
 
-#define RX_RING		256
+#define RX_RING		4096	/* a tty's read buffer, N_TTY_BUF_SIZE */
 
 static volatile u8 *uart;
 static DEFINE_SPINLOCK(tx_lock);
 static DEFINE_SPINLOCK(rx_lock);
 static char rx_ring[RX_RING];
 static unsigned int rx_head, rx_tail;
+static bool rx_throttled;
 static struct task *console_owner;
 static int tx_owner = -1;
 static int tx_depth;
@@ -117,25 +122,43 @@ void console_set_owner(struct task *t)
 	console_owner = t;
 }
 
+static bool rx_full(void)
+{
+	return (rx_head + 1) % RX_RING == rx_tail;
+}
+
 static void rx_push(char c)
 {
-	unsigned int next = (rx_head + 1) % RX_RING;
-
 	if (c == 3 && console_owner) {
 		console_owner->sigpending = true;
 		wake_up_task(console_owner);
 	}
-	if (next != rx_tail) {
-		rx_ring[rx_head] = c;
-		rx_head = next;
+	rx_ring[rx_head] = c;
+	rx_head = (rx_head + 1) % RX_RING;
+}
+
+/* Caller holds rx_lock. */
+static int rx_pop(void)
+{
+	int c = (u8)rx_ring[rx_tail];
+
+	rx_tail = (rx_tail + 1) % RX_RING;
+	if (rx_throttled) {
+		rx_throttled = false;
+		uart[UART_IER] = IER_RDI;
 	}
+	return c;
 }
 
 void uart_handle_irq(void)
 {
 	spin_lock(&rx_lock);
-	while (uart[UART_LSR] & LSR_DR)
+	while (!rx_full() && (uart[UART_LSR] & LSR_DR))
 		rx_push((char)uart[UART_RBR]);
+	if (rx_full()) {
+		rx_throttled = true;
+		uart[UART_IER] = 0;
+	}
 	spin_unlock(&rx_lock);
 	wake_up(rx_ring);
 }
@@ -146,10 +169,8 @@ int console_trygetc(void)
 	unsigned long flags = spin_lock_irqsave(&rx_lock);
 	int c = -EAGAIN;
 
-	if (rx_head != rx_tail) {
-		c = (u8)rx_ring[rx_tail];
-		rx_tail = (rx_tail + 1) % RX_RING;
-	}
+	if (rx_head != rx_tail)
+		c = rx_pop();
 	spin_unlock_irqrestore(&rx_lock, flags);
 	return c;
 }
@@ -162,8 +183,7 @@ int console_getc(void)
 
 	while (rx_head == rx_tail)
 		sleep_on(rx_ring, &rx_lock);
-	c = (u8)rx_ring[rx_tail];
-	rx_tail = (rx_tail + 1) % RX_RING;
+	c = rx_pop();
 	spin_unlock_irqrestore(&rx_lock, flags);
 	return c;
 }

@@ -12,6 +12,7 @@
 #include "mm.h"
 
 #define TEST_DIR	"vfs_selftest"
+#define BIG_FILE	(64 * 1024)
 
 static struct inode *make_test_dir(void)
 {
@@ -106,6 +107,32 @@ static void vfs_test_ramfs_grow(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, vfs_lookup(dir, "big")->size, 16000);
 	KUNIT_EXPECT_EQ(t, memcmp(vfs_lookup(dir, "big")->data + 15984, line,
 				  16), 0);
+	KUNIT_EXPECT_EQ(t, vfs_remove(dir), 0);
+}
+
+/* `> file` gives a big file's memory back, as truncate does on Linux. */
+static void vfs_test_ramfs_truncate_frees(struct kunit *t)
+{
+	struct inode *dir = make_test_dir();
+	const char *path = "/tmp/" TEST_DIR "/big";
+	char *text = kmalloc(BIG_FILE + 1);
+	size_t empty;
+
+	KUNIT_EXPECT_TRUE(t, dir && text);
+	if (!dir || !text) {
+		kfree(text);
+		return;
+	}
+	memset(text, 'x', BIG_FILE);
+	text[BIG_FILE] = 0;
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_CREAT, ""), 0);
+	empty = mm_bytes_in_use();
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, 0, text), 0);
+	KUNIT_EXPECT_TRUE(t, mm_bytes_in_use() >= empty + BIG_FILE);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(path, O_TRUNC, ""), 0);
+	KUNIT_EXPECT_EQ(t, vfs_lookup(dir, "big")->size, 0);
+	KUNIT_EXPECT_EQ(t, mm_bytes_in_use(), empty);
+	kfree(text);
 	KUNIT_EXPECT_EQ(t, vfs_remove(dir), 0);
 }
 
@@ -266,6 +293,7 @@ SELFTEST_SUITE(vfs,
 	KUNIT_CASE(vfs_test_path),
 	KUNIT_CASE(vfs_test_ramfs),
 	KUNIT_CASE(vfs_test_ramfs_grow),
+	KUNIT_CASE(vfs_test_ramfs_truncate_frees),
 	KUNIT_CASE(vfs_test_walk_errors),
 	KUNIT_CASE(vfs_test_open_errors),
 	KUNIT_CASE(vfs_test_tree),

@@ -101,12 +101,16 @@ static char *tc_read(const char *file)
 	return text;
 }
 
-/* All the words in one write, as `echo a b c > file` makes them. */
+/*
+ * All the words in one write, as `echo a b c > file` makes them. They
+ * came from one command line, so they fit; static, as cmd_echo's.
+ */
 static int tc_write_words(const char *file, const struct word_list *l)
 {
-	char line[SHELL_LINE_MAX + 1] = "";
+	static char line[SHELL_LINE_MAX + 1];
 	int i;
 
+	line[0] = 0;
 	for (i = 0; i < l->count; i++) {
 		if (i)
 			strlcat(line, " ", sizeof(line));

@@ -1,12 +1,16 @@
 /*
  * fuzz_readline.c: the shell's line editor (kernel/readline.c) with
  * its history, fed keystrokes from the input through a stub console.
- * What it echoes goes through a small terminal model (text, "\b",
- * "\n"), and when a line ends, the screen must show the prompt and
- * exactly the line returned: the echo never disagrees with the buffer.
- * The line must fit its buffer and hold only printable characters;
- * for input without escapes or Tab it must also be what a plain
- * typist's model (insert, erase, kill) gives.
+ * What it echoes goes through a small terminal model, and when a line
+ * ends, the screen must show the prompt and exactly the line the
+ * editor holds: the echo never disagrees with the buffer. The model
+ * shows each character in one column: a UTF-8 lead byte with the
+ * continuation bytes that follow it (as many as it calls for), any
+ * other byte alone; a raw control byte never reaches it. A line that
+ * comes back must fit its buffer and hold no control byte; for input
+ * without escapes or Tab it must also be what a plain typist's model
+ * (insert, erase a character, kill) gives, refused (-E2BIG, -EINVAL)
+ * exactly when the model says so.
  */
 #include <stdarg.h>
 #include "fuzz.h"
@@ -25,17 +29,57 @@
 #include "../../kernel/readline.c"
 
 #define PROMPT		"rvftrace:/# "
-#define ROW_MAX		1024
+/* Room for a line of control bytes, each echoed as ^X. */
+#define ROW_MAX		(2 * SHELL_LINE_MAX + 64)
+#define CHAR_MAX_BYTES	4
 
 static struct fuzz_in keys;
 
-/* The terminal: the row the cursor is on, and the one a '\n' ended. */
+/* One column: a character's bytes, and how many more it calls for. */
+struct cell {
+	u8 bytes[CHAR_MAX_BYTES];
+	u8 len, missing;
+};
+
+/* A terminal row: its cells up to the cursor and beyond. */
 struct term_row {
-	char text[ROW_MAX];
+	struct cell cells[ROW_MAX];
 	size_t len, col;
 };
 
-static struct term_row row, last_row;
+/* The row the cursor is on, the one a '\n' ended, and a scratch one. */
+static struct term_row row, last_row, want_row;
+
+static u8 utf8_missing(u8 c)
+{
+	if (c >= 0xc0 && c < 0xe0)
+		return 1;
+	if (c >= 0xe0 && c < 0xf0)
+		return 2;
+	return c >= 0xf0 && c < 0xf8 ? 3 : 0;
+}
+
+/* A continuation byte joins the character just before the cursor. */
+static void row_put(struct term_row *r, u8 c)
+{
+	struct cell *before = r->col ? &r->cells[r->col - 1] : NULL;
+
+	if ((c & 0xc0) == 0x80 && before && before->missing) {
+		before->bytes[before->len++] = c;
+		before->missing--;
+		return;
+	}
+	FUZZ_CHECK(c >= ' ' && c != 0x7f && r->col < ROW_MAX);
+	r->cells[r->col] = (struct cell){ { c }, 1, utf8_missing(c) };
+	r->col++;
+	r->len = max(r->len, r->col);
+}
+
+static bool cell_is(const struct cell *cell, const struct cell *want)
+{
+	return cell->len == want->len &&
+	       !memcmp(cell->bytes, want->bytes, cell->len);
+}
 
 void *kmalloc(size_t size)
 {
@@ -67,15 +111,16 @@ int console_getc(void)
 static void term_putc(char c)
 {
 	if (c == '\n') {
-		last_row = row;
+		memcpy(last_row.cells, row.cells,
+		       row.len * sizeof(row.cells[0]));
+		last_row.len = row.len;
+		last_row.col = row.col;
 		row.len = row.col = 0;
 	} else if (c == '\b') {
 		FUZZ_CHECK(row.col > 0);
 		row.col--;
 	} else if (c != '\a') {
-		FUZZ_CHECK(c >= ' ' && c <= '~' && row.col < ROW_MAX);
-		row.text[row.col++] = c;
-		row.len = max(row.len, row.col);
+		row_put(&row, c);
 	}
 }
 
@@ -127,62 +172,138 @@ void completion_free(struct completion *c)
 	name_list_free(&c->candidates);
 }
 
-/*
- * The row the line ended on shows the prompt and the line (and "^C"
- * if that ended it) up to the cursor, then only erased cells.
- */
-static void check_screen(const char *line, int ret)
+/* want_row: the prompt, then the line as echoed (^X for a control byte). */
+static void render(const char *line, size_t len, int ret)
 {
-	char want[ROW_MAX];
-	size_t i, n;
+	const char *p;
+	size_t i;
 
-	n = rv_snprintf(want, sizeof(want), "%s%s%s", PROMPT, line,
-			ret == -EINTR ? "^C" : "");
-	FUZZ_CHECK(last_row.col == n && !memcmp(last_row.text, want, n));
-	for (i = n; i < last_row.len; i++)
-		FUZZ_CHECK(last_row.text[i] == ' ');
+	want_row.len = want_row.col = 0;
+	for (p = PROMPT; *p; p++)
+		row_put(&want_row, *p);
+	for (i = 0; i < len; i++) {
+		if ((u8)line[i] < ' ') {
+			row_put(&want_row, '^');
+			row_put(&want_row, line[i] + '@');
+		} else {
+			row_put(&want_row, line[i]);
+		}
+	}
+	if (ret == -EINTR) {
+		row_put(&want_row, '^');
+		row_put(&want_row, 'C');
+	}
 }
 
 /*
- * A plain typist: printable keys insert (if they fit), DEL and
- * Backspace erase, Ctrl-U kills; Enter or Ctrl-C ends the line, but a
- * '\n' just after the '\r' that ended the line before is no key.
- * False for keys with ESC or Tab, which it does not model.
+ * The row the line ended on shows the prompt and the line (and "^C"
+ * if that ended it) up to the cursor, then only erased cells; or, with
+ * prefix, begins with them (a refused line's bytes may hold a NUL).
  */
-static bool plain_model(const u8 *k, size_t n, bool after_enter,
-			size_t size, char *out)
+static void check_screen(const char *line, size_t len, int ret, bool prefix)
 {
-	size_t i, len = 0;
+	static const struct cell blank = { { ' ' }, 1, 0 };
+	size_t i;
 
+	render(line, len, prefix ? 0 : ret);
+	FUZZ_CHECK(prefix ? last_row.col >= want_row.col :
+		   last_row.col == want_row.col);
+	for (i = 0; i < want_row.col; i++)
+		FUZZ_CHECK(cell_is(&last_row.cells[i], &want_row.cells[i]));
+	for (i = last_row.col; !prefix && i < last_row.len; i++)
+		FUZZ_CHECK(cell_is(&last_row.cells[i], &blank));
+}
+
+/* The typist's line, and what readline should return for it. */
+struct model {
+	char line[SHELL_LINE_MAX + 1];
+	size_t len;
+	bool overflow;
+};
+
+/* Erase the last character, found from the start of the line. */
+static void model_erase(struct model *m)
+{
+	size_t i = 0, last = 0, missing;
+
+	while (i < m->len) {
+		last = i;
+		missing = utf8_missing(m->line[i++]);
+		while (missing-- && i < m->len && (m->line[i] & 0xc0) == 0x80)
+			i++;
+	}
+	m->len = last;
+	if (!m->len)
+		m->overflow = false;
+}
+
+static int model_result(const struct model *m)
+{
+	size_t i;
+
+	if (m->overflow)
+		return -E2BIG;
+	for (i = 0; i < m->len; i++)
+		if ((u8)m->line[i] < ' ')
+			return -EINVAL;
+	return m->len;
+}
+
+/*
+ * A plain typist: other keys insert (a byte that does not fit sets
+ * overflow), DEL and Backspace erase a character, Ctrl-U kills; Enter
+ * or Ctrl-C ends the line, but a '\n' just after the '\r' that ended
+ * the line before is no key. Returns what readline should, or 1 for
+ * keys with ESC or Tab, which it does not model.
+ */
+static int plain_model(const u8 *k, size_t n, bool after_enter,
+		       size_t size, struct model *m)
+{
+	size_t i;
+
+	m->len = 0;
+	m->overflow = false;
 	for (i = after_enter && n && k[0] == '\n'; i < n; i++) {
 		if (k[i] == 0x1b || k[i] == '\t')
-			return false;
-		if (k[i] == '\r' || k[i] == '\n' || k[i] == 0x03)
-			break;
-		if (k[i] >= ' ' && k[i] < 0x7f && len + 1 < size)
-			out[len++] = k[i];
-		else if ((k[i] == 0x7f || k[i] == '\b') && len)
-			len--;
+			return 1;
+		if (k[i] == '\r' || k[i] == '\n')
+			return model_result(m);
+		if (k[i] == 0x03)
+			return -EINTR;
+		if (k[i] == 0x7f || k[i] == '\b')
+			model_erase(m);
 		else if (k[i] == 0x15)
-			len = 0;
+			*m = (struct model){ .len = 0 };
+		else if (m->len + 1 < size)
+			m->line[m->len++] = k[i];
+		else
+			m->overflow = true;
 	}
-	out[len] = 0;
-	return true;
+	return model_result(m);	/* out of keys: Enter */
 }
 
 static void check_line(const u8 *typed, size_t n, bool after_enter,
 		       size_t size, const char *line, int ret)
 {
-	char model[SHELL_LINE_MAX + 1];
-	size_t i;
+	static struct model m;
+	int want = plain_model(typed, n, after_enter, size, &m);
+	size_t i, len = strlen(line);
 
-	FUZZ_CHECK(ret == -EINTR || (ret >= 0 && (size_t)ret == strlen(line)));
-	FUZZ_CHECK(strlen(line) < size);
-	for (i = 0; line[i]; i++)
-		FUZZ_CHECK(line[i] >= ' ' && line[i] <= '~');
-	check_screen(line, ret);
-	if (plain_model(typed, n, after_enter, size, model))
-		FUZZ_CHECK(!strcmp(model, line));
+	FUZZ_CHECK(ret >= 0 || ret == -EINTR || ret == -E2BIG ||
+		   ret == -EINVAL);
+	FUZZ_CHECK(len < size);
+	if (ret >= 0) {
+		FUZZ_CHECK((size_t)ret == len);
+		for (i = 0; i < len; i++)
+			FUZZ_CHECK((u8)line[i] >= ' ' && line[i] != 0x7f);
+	}
+	if (want != 1) {
+		FUZZ_CHECK(ret == want);
+		FUZZ_CHECK(!memcmp(line, m.line, m.len) && !line[m.len]);
+		check_screen(m.line, m.len, ret, false);
+	} else {
+		check_screen(line, len, ret, ret < 0);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
