@@ -90,7 +90,10 @@ u64 ring_buffer_time_stamp(struct trace_buffer *buffer);
 void ring_buffer_reset(struct trace_buffer *buffer);
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu);
 
-/* Counters, as per_cpu/cpuN/stats shows them. */
+/*
+ * Counters, as per_cpu/cpuN/stats shows them. Those that look at the
+ * pages (entries, bytes, written, oldest ts) take the reader lock.
+ */
 unsigned long ring_buffer_entries_cpu(struct trace_buffer *buffer, int cpu);
 unsigned long ring_buffer_overrun_cpu(struct trace_buffer *buffer, int cpu);
 unsigned long ring_buffer_commit_overrun_cpu(struct trace_buffer *buffer,
@@ -122,7 +125,8 @@ bool ring_buffer_empty_cpu(struct trace_buffer *buffer, int cpu);
 
 /*
  * Iterators: walk one CPU's events, as they were when it started,
- * without consuming them. The buffer cannot be resized meanwhile.
+ * without consuming them. That CPU cannot be resized meanwhile:
+ * ring_buffer_resize fails with -EBUSY until ring_buffer_read_finish.
  */
 struct ring_buffer_iter *ring_buffer_read_prepare(struct trace_buffer *buffer,
 						  int cpu);

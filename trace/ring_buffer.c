@@ -26,6 +26,12 @@
  * overwriting writer both change by compare-and-swap. Readers copy an
  * event out, then check that head has not passed its page: if it has,
  * the copy may be torn and is thrown away.
+ *
+ * Resizing swaps a CPU's pages, so it holds buffer->reader_lock, as do
+ * the consuming reader, the opening of an iterator and the counters
+ * that walk the pages. An open iterator reads without the lock: while
+ * it is open its CPU may not be resized (-EBUSY, Linux's
+ * resize_disabled).
  */
 #include "kernel.h"
 #include "string.h"
@@ -87,10 +93,11 @@ struct ring_buffer_per_cpu {
 	u64 reader_pos;
 	unsigned long overrun;		/* events lost to overwriting */
 	unsigned long read;		/* events consumed */
-	/* The consuming reader's (under buffer->reader_lock). */
+	/* Under buffer->reader_lock: the consuming reader's, and more. */
 	struct rb_cursor rd;
 	unsigned long rd_overrun;	/* overrun already reported */
 	void *event_buf;		/* BUF_PAGE_SIZE, for copies */
+	int resize_disabled;		/* open iterators */
 	struct trace_buffer *buffer;
 	struct buffer_page *pages;
 	unsigned long nr_pages;
@@ -102,8 +109,7 @@ struct trace_buffer {
 	u64 (*clock)(void);
 	bool overwrite;
 	int nr_cpus;
-	int iterators;			/* open iterators forbid resizing */
-	struct mutex reader_lock;
+	struct mutex reader_lock;	/* readers, resize, reset */
 	struct ring_buffer_per_cpu *buffers[NR_CPUS];
 };
 
@@ -693,6 +699,11 @@ void ring_buffer_reader_unlock(struct trace_buffer *buffer)
 
 /* ---- iterators ----------------------------------------------------------- */
 
+/*
+ * Open an iterator, as opening `trace` does. Under reader_lock, a
+ * resize is either over before the iterator looks at the pages or
+ * refused until ring_buffer_read_finish.
+ */
 struct ring_buffer_iter *ring_buffer_read_prepare(struct trace_buffer *buffer,
 						  int cpu)
 {
@@ -708,20 +719,25 @@ struct ring_buffer_iter *ring_buffer_read_prepare(struct trace_buffer *buffer,
 		kfree(iter);
 		return NULL;
 	}
-	__atomic_add_fetch(&buffer->iterators, 1, __ATOMIC_SEQ_CST);
+	ring_buffer_reader_lock(buffer);
+	cpu_buffer->resize_disabled++;
 	iter->cpu_buffer = cpu_buffer;
 	iter->end_page = READ_ONCE(cpu_buffer->commit_num);
 	iter->end_off = rb_committed(cpu_buffer, iter->end_page, &final);
 	pos = READ_ONCE(cpu_buffer->reader_pos);
 	rb_cursor_seek(cpu_buffer, &iter->c, rp_head(pos), rp_off(pos),
 		       iter->event_buf);
+	ring_buffer_reader_unlock(buffer);
 	return iter;
 }
 
 void ring_buffer_read_finish(struct ring_buffer_iter *iter)
 {
-	__atomic_sub_fetch(&iter->cpu_buffer->buffer->iterators, 1,
-			   __ATOMIC_SEQ_CST);
+	struct trace_buffer *buffer = iter->cpu_buffer->buffer;
+
+	ring_buffer_reader_lock(buffer);
+	iter->cpu_buffer->resize_disabled--;
+	ring_buffer_reader_unlock(buffer);
 	kfree(iter->event_buf);
 	kfree(iter);
 }
@@ -786,17 +802,24 @@ struct rb_totals {
 	unsigned long entries, bytes;
 };
 
-/* Events and bytes held from the reader's place up to the tail. */
-static struct rb_totals rb_held(struct ring_buffer_per_cpu *cpu_buffer)
+/*
+ * Events and bytes held from the reader's place up to the tail; the
+ * lock keeps a resize from swapping the pages under the walk.
+ */
+static struct rb_totals rb_held(struct trace_buffer *buffer, int cpu)
 {
-	u64 pos = READ_ONCE(cpu_buffer->reader_pos), num;
-	u64 tail = READ_ONCE(cpu_buffer->tail_num);
+	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
 	struct rb_totals t = { 0, 0 };
+	u64 pos, tail, num;
 
+	ring_buffer_reader_lock(buffer);
+	pos = READ_ONCE(cpu_buffer->reader_pos);
+	tail = READ_ONCE(cpu_buffer->tail_num);
 	for (num = rp_head(pos); num <= tail; num++) {
 		t.entries += READ_ONCE(rb_page(cpu_buffer, num)->entries);
 		t.bytes += rb_page_size(rb_page(cpu_buffer, num));
 	}
+	ring_buffer_reader_unlock(buffer);
 	t.entries -= min(t.entries, rp_cnt(pos));
 	t.bytes -= min(t.bytes, rp_off(pos));
 	return t;
@@ -804,12 +827,12 @@ static struct rb_totals rb_held(struct ring_buffer_per_cpu *cpu_buffer)
 
 unsigned long ring_buffer_entries_cpu(struct trace_buffer *buffer, int cpu)
 {
-	return rb_held(buffer->buffers[cpu]).entries;
+	return rb_held(buffer, cpu).entries;
 }
 
 unsigned long ring_buffer_bytes_cpu(struct trace_buffer *buffer, int cpu)
 {
-	return rb_held(buffer->buffers[cpu]).bytes;
+	return rb_held(buffer, cpu).bytes;
 }
 
 /*
@@ -820,9 +843,13 @@ unsigned long ring_buffer_bytes_cpu(struct trace_buffer *buffer, int cpu)
 unsigned long ring_buffer_written_cpu(struct trace_buffer *buffer, int cpu)
 {
 	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+	unsigned long written;
 
-	return READ_ONCE(cpu_buffer->written) +
-	       READ_ONCE(READ_ONCE(cpu_buffer->tail_page)->entries);
+	ring_buffer_reader_lock(buffer);
+	written = READ_ONCE(cpu_buffer->written) +
+		  READ_ONCE(READ_ONCE(cpu_buffer->tail_page)->entries);
+	ring_buffer_reader_unlock(buffer);
+	return written;
 }
 
 unsigned long ring_buffer_overrun_cpu(struct trace_buffer *buffer, int cpu)
@@ -851,8 +878,14 @@ unsigned long ring_buffer_read_events_cpu(struct trace_buffer *buffer,
 u64 ring_buffer_oldest_event_ts(struct trace_buffer *buffer, int cpu)
 {
 	struct ring_buffer_per_cpu *cpu_buffer = buffer->buffers[cpu];
+	struct buffer_page *head;
+	u64 ts;
 
-	return READ_ONCE(rb_page(cpu_buffer, rb_head(cpu_buffer))->page->time_stamp);
+	ring_buffer_reader_lock(buffer);
+	head = rb_page(cpu_buffer, rb_head(cpu_buffer));
+	ts = READ_ONCE(head->page->time_stamp);
+	ring_buffer_reader_unlock(buffer);
+	return ts;
 }
 
 unsigned long ring_buffer_overruns(struct trace_buffer *buffer)
@@ -942,10 +975,9 @@ static void rb_reset_cpu(struct ring_buffer_per_cpu *cpu_buffer)
 	WRITE_ONCE(cpu_buffer->reader_pos, rp_make(num, 0, 0));
 }
 
-/* Stop the writers and wait until none is inside a reservation. */
+/* Under reader_lock: stop the writers, wait until none is reserving. */
 static void rb_stop_writers(struct trace_buffer *buffer)
 {
-	mutex_lock(&buffer->reader_lock);
 	ring_buffer_record_disable(buffer);
 	synchronize_sched();
 }
@@ -953,24 +985,27 @@ static void rb_stop_writers(struct trace_buffer *buffer)
 static void rb_start_writers(struct trace_buffer *buffer)
 {
 	ring_buffer_record_enable(buffer);
-	mutex_unlock(&buffer->reader_lock);
 }
 
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 {
+	ring_buffer_reader_lock(buffer);
 	rb_stop_writers(buffer);
 	rb_reset_cpu(buffer->buffers[cpu]);
 	rb_start_writers(buffer);
+	ring_buffer_reader_unlock(buffer);
 }
 
 void ring_buffer_reset(struct trace_buffer *buffer)
 {
 	int cpu;
 
+	ring_buffer_reader_lock(buffer);
 	rb_stop_writers(buffer);
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		rb_reset_cpu(buffer->buffers[cpu]);
 	rb_start_writers(buffer);
+	ring_buffer_reader_unlock(buffer);
 }
 
 /* ---- allocation and resizing --------------------------------------------- */
@@ -1110,36 +1145,70 @@ static void rb_move_pages(struct ring_buffer_per_cpu *cpu_buffer,
 	cpu_buffer->rd = (struct rb_cursor){ .page = (u64)-1 };
 }
 
+/* Fresh rings of n slots for CPUs first..last, or none at all. */
+static bool rb_alloc_rings(struct buffer_page **slots, int first, int last,
+			   unsigned long n)
+{
+	int c;
+
+	if (n > nr_free_pages() / (last - first + 1))
+		return false;
+	for (c = first; c <= last; c++) {
+		slots[c] = rb_alloc_slots(n);
+		if (!slots[c]) {
+			while (c-- > first)
+				rb_free_slots(slots[c], n);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Is an iterator open on one of CPUs first..last? */
+static bool rb_resize_disabled(struct trace_buffer *buffer, int first, int last)
+{
+	int c;
+
+	for (c = first; c <= last; c++)
+		if (buffer->buffers[c]->resize_disabled)
+			return true;
+	return false;
+}
+
+/* Under reader_lock; see ring_buffer_resize. */
+static int rb_resize_locked(struct trace_buffer *buffer, unsigned long n,
+			    int cpu)
+{
+	struct buffer_page *slots[NR_CPUS];
+	int c, first = cpu < 0 ? 0 : cpu;
+	int last = cpu < 0 ? buffer->nr_cpus - 1 : cpu;
+
+	if (cpu >= 0 && buffer->buffers[cpu]->nr_pages == n)
+		return 0;
+	if (rb_resize_disabled(buffer, first, last))
+		return -EBUSY;
+	if (!rb_alloc_rings(slots, first, last, n))
+		return -ENOMEM;
+	rb_stop_writers(buffer);
+	for (c = first; c <= last; c++)
+		rb_move_pages(buffer->buffers[c], slots[c], n);
+	rb_start_writers(buffer);
+	return 0;
+}
+
 /*
  * Give cpu (or every CPU, cpu < 0) a ring of size bytes, rounded up to
- * whole pages as Linux does. All memory is had first: on -ENOMEM
- * nothing changed. Open iterators make it -EBUSY.
+ * whole pages as Linux does. As in Linux, an iterator open on a CPU
+ * makes it -EBUSY, checked first, though one CPU given its own size
+ * again is no change. All memory is had before anything changes: on
+ * -ENOMEM nothing did.
  */
 int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
 {
-	unsigned long n = rb_size_to_pages(size);
-	struct buffer_page *slots[NR_CPUS] = { NULL };
-	int c, first = cpu < 0 ? 0 : cpu, last = cpu < 0 ? buffer->nr_cpus - 1 : cpu;
-	int ret = 0;
+	int ret;
 
-	if (READ_ONCE(buffer->iterators))
-		return -EBUSY;
-	if (n > nr_free_pages() / (last - first + 1))
-		return -ENOMEM;
-	for (c = first; c <= last && !ret; c++) {
-		slots[c] = rb_alloc_slots(n);
-		if (!slots[c])
-			ret = -ENOMEM;
-	}
-	if (!ret) {
-		rb_stop_writers(buffer);
-		for (c = first; c <= last; c++)
-			rb_move_pages(buffer->buffers[c], slots[c], n);
-		rb_start_writers(buffer);
-		return 0;
-	}
-	for (c = first; c <= last; c++)
-		if (slots[c])
-			rb_free_slots(slots[c], n);
+	ring_buffer_reader_lock(buffer);
+	ret = rb_resize_locked(buffer, rb_size_to_pages(size), cpu);
+	ring_buffer_reader_unlock(buffer);
 	return ret;
 }

@@ -3,7 +3,9 @@
  * order and time stamps, wrap-around with exact overrun counts, time
  * extends, an interrupt writing while a task's reservation is open
  * (forced, then at random from another CPU), resizing, iterators, and
- * every event written accounted for (held, overrun or read).
+ * every event written accounted for (held, overrun or read); resizing
+ * raced against readers opening and closing, and what tracefs shows
+ * for it (EBUSY while `trace` is open).
  */
 #include "kernel.h"
 #include "string.h"
@@ -11,9 +13,15 @@
 #include "sched.h"
 #include "smp.h"
 #include "selftest.h"
+#include "printk.h"
 #include "ring_buffer.h"
+#include "printf.h"
+#include "vfs.h"
+#include "time.h"
+#include "trace.h"
 #include "asm/csr.h"
 
+#define T		"/sys/kernel/tracing/"
 #define EVENT_DATA	12		/* a function event's payload */
 #define PER_PAGE	(BUF_PAGE_SIZE / (EVENT_DATA + 4))
 
@@ -396,6 +404,373 @@ static void rb_test_irq_storm(struct kunit *t)
 	ring_buffer_free(s.b);
 }
 
+/* ---- resizing while readers come and go ------------------------------- */
+
+#define RACE_WORDS	8		/* a 32-byte payload */
+#define RACE_LEN	(RACE_WORDS * 4)
+#define RACE_EVENT_SIZE	(RACE_LEN + 4)	/* a 4-byte header */
+#define RACE_RESIZES	10
+#define RACE_TRIES	200
+#define RACE_PAUSE_MS	10
+#define RACE_MAX_PAGES	8
+#define RACE_BATCH	64		/* events per turn of a thread */
+
+/* What the threads saw; the first five must stay 0. */
+struct race {
+	unsigned long torn;		/* bad length, pattern or order */
+	unsigned long resized_under_iter;
+	unsigned long bad_counts;	/* stats no ring could hold */
+	unsigned long no_iter;
+	unsigned long resize_errors;	/* neither 0 nor -EBUSY */
+	unsigned long resized, busy, walks;
+	struct trace_buffer *b;
+	volatile bool stop;
+	unsigned long written[NR_CPUS];	/* by the writer on that CPU */
+	unsigned long consumed[NR_CPUS], lost[NR_CPUS];
+	u32 next[NR_CPUS];		/* the consumer's next sequence */
+};
+
+struct race_writer {
+	struct race *r;
+	int cpu;
+};
+
+struct race_reader {
+	struct race *r;
+	bool all_cpus;		/* `trace`, else each per_cpu/cpuN/trace */
+};
+
+static void race_note(unsigned long *counter)
+{
+	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
+/* Word i of event seq from cpu: a torn or mixed copy breaks the pattern. */
+static u32 race_word(int cpu, u32 seq, int i)
+{
+	if (i < 2)
+		return i ? seq : (u32)cpu;
+	return seq * 2654435761U + i;
+}
+
+/* A whole event of cpu's writer; its sequence number in *seq. */
+static bool race_event_ok(struct ring_buffer_event *e, int cpu, u32 *seq)
+{
+	u32 *d = ring_buffer_event_data(e);
+	int i;
+
+	*seq = d[1];
+	if (ring_buffer_event_length(e) != RACE_EVENT_SIZE)
+		return false;
+	for (i = 0; i < RACE_WORDS; i++)
+		if (d[i] != race_word(cpu, *seq, i))
+			return false;
+	return true;
+}
+
+/* Batches of numbered events; the numbers of those that got in. */
+static void race_write(void *arg)
+{
+	struct race_writer *w = arg;
+	u32 d[RACE_WORDS], seq = 0;
+	int i, n;
+
+	while (!READ_ONCE(w->r->stop)) {
+		preempt_disable();
+		for (n = 0; n < RACE_BATCH; n++) {
+			for (i = 0; i < RACE_WORDS; i++)
+				d[i] = race_word(w->cpu, seq, i);
+			seq += !ring_buffer_write(w->r->b, RACE_LEN, d);
+		}
+		preempt_enable();
+		msleep(1);
+	}
+	w->r->written[w->cpu] = seq;
+}
+
+/* A batch of cpu's events through an open iterator: whole, in order. */
+static void race_read_iter(struct race *r, struct ring_buffer_iter *it,
+			   int cpu)
+{
+	struct ring_buffer_event *e;
+	bool first = true;
+	u32 seq, last = 0;
+	u64 ts;
+	int n;
+
+	for (n = 0; n < RACE_BATCH && (e = ring_buffer_iter_peek(it, &ts));
+	     n++) {
+		if (!race_event_ok(e, cpu, &seq) || (!first && seq <= last))
+			race_note(&r->torn);
+		first = false;
+		last = seq;
+		ring_buffer_iter_advance(it);
+	}
+}
+
+/*
+ * Open iterators on CPUs first..last, as opening `trace` (or
+ * per_cpu/cpuN/trace) does, read a batch of each and close them: short
+ * walks, so that resizes find gaps between them. No ring may change
+ * size between the open and the close.
+ */
+static void race_walk(struct race *r, int first, int last)
+{
+	struct ring_buffer_iter *it[NR_CPUS];
+	unsigned long size[NR_CPUS];
+	int cpu;
+
+	for (cpu = first; cpu <= last; cpu++) {
+		it[cpu] = ring_buffer_read_prepare(r->b, cpu);
+		size[cpu] = ring_buffer_size(r->b, cpu);
+		if (!it[cpu])
+			race_note(&r->no_iter);
+	}
+	for (cpu = first; cpu <= last; cpu++)
+		if (it[cpu])
+			race_read_iter(r, it[cpu], cpu);
+	for (cpu = first; cpu <= last; cpu++) {
+		if (ring_buffer_size(r->b, cpu) != size[cpu])
+			race_note(&r->resized_under_iter);
+		if (it[cpu])
+			ring_buffer_read_finish(it[cpu]);
+	}
+	race_note(&r->walks);
+}
+
+/*
+ * Walk, then stay closed half as long as the walk took: resizes find
+ * gaps, and mostly a reader opens while one is under way.
+ */
+static void race_iterate(void *arg)
+{
+	struct race_reader *rd = arg;
+	u64 start, end;
+	int cpu = 0;
+
+	while (!READ_ONCE(rd->r->stop)) {
+		start = ktime_get_ns();
+		if (rd->all_cpus)
+			race_walk(rd->r, 0, nr_cpus - 1);
+		else
+			race_walk(rd->r, cpu, cpu);
+		end = ktime_get_ns();
+		while (ktime_get_ns() - end < (end - start) / 2)
+			;
+		cpu = (cpu + 1) % nr_cpus;
+	}
+}
+
+/*
+ * trace_pipe's way: a batch under the reader lock, in order, gaps
+ * lost. Returns how many it read.
+ */
+static int race_consume_cpu(struct race *r, int cpu)
+{
+	struct ring_buffer_event *e;
+	unsigned long lost;
+	u32 seq;
+	u64 ts;
+	int n;
+
+	ring_buffer_reader_lock(r->b);
+	for (n = 0; n < RACE_BATCH &&
+	     (e = ring_buffer_consume(r->b, cpu, &ts, &lost)); n++) {
+		if (!race_event_ok(e, cpu, &seq) || seq < r->next[cpu])
+			race_note(&r->torn);
+		r->lost[cpu] += lost;
+		r->next[cpu] = seq + 1;
+		r->consumed[cpu]++;
+	}
+	ring_buffer_reader_unlock(r->b);
+	return n;
+}
+
+/*
+ * What per_cpu/cpuN/stats shows meanwhile: no more than the largest
+ * ring holds, nothing from the future.
+ */
+static void race_stats(struct race *r, int cpu)
+{
+	unsigned long room = RACE_MAX_PAGES * BUF_PAGE_SIZE;
+
+	if (ring_buffer_entries_cpu(r->b, cpu) > room / RACE_EVENT_SIZE ||
+	    ring_buffer_bytes_cpu(r->b, cpu) > room ||
+	    ring_buffer_oldest_event_ts(r->b, cpu) > rdtime())
+		race_note(&r->bad_counts);
+}
+
+static void race_consume(void *arg)
+{
+	struct race *r = arg;
+	int cpu;
+
+	while (!READ_ONCE(r->stop)) {
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			race_consume_cpu(r, cpu);
+			race_stats(r, cpu);
+		}
+		msleep(1);
+	}
+}
+
+/*
+ * Every size differs from the last; odd turns resize one CPU. A pause
+ * after each try lets the readers come and go, and a resize stops
+ * every CPU, so there are few tries.
+ */
+static void race_resize(void *arg)
+{
+	struct race *r = arg;
+	unsigned long pages;
+	int i, cpu, ret;
+
+	for (i = 0; r->resized < RACE_RESIZES && i < RACE_TRIES; i++) {
+		pages = 2 + i % (RACE_MAX_PAGES - 1);
+		cpu = i % 2 ? (i / 2) % nr_cpus : -1;
+		ret = ring_buffer_resize(r->b, pages * BUF_PAGE_SIZE, cpu);
+		if (ret && ret != -EBUSY)
+			race_note(&r->resize_errors);
+		race_note(ret ? &r->busy : &r->resized);
+		msleep(RACE_PAUSE_MS);
+	}
+}
+
+static struct task *race_thread(void (*fn)(void *), void *arg,
+				const char *name, int cpu)
+{
+	struct task *task = kthread_create_on_cpu(fn, arg, name,
+						  cpu % nr_cpus);
+
+	if (task)
+		kthread_start(task);
+	return task;
+}
+
+/* Run every thread until the resizer is done; false if one was missing. */
+static bool race_run(struct race *r)
+{
+	struct race_writer w[NR_CPUS];
+	struct race_reader rd[2] = { { r, true }, { r, false } };
+	struct task *task[NR_CPUS + 4];
+	bool all = true;
+	int cpu, n = 0, i;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		w[cpu] = (struct race_writer){ r, cpu };
+		task[n++] = race_thread(race_write, &w[cpu], "rb_writer", cpu);
+	}
+	task[n++] = race_thread(race_iterate, &rd[0], "rb_trace", 1);
+	task[n++] = race_thread(race_iterate, &rd[1], "rb_trace_cpu", 2);
+	task[n++] = race_thread(race_consume, r, "rb_pipe", 3);
+	task[n++] = race_thread(race_resize, r, "rb_resize", 0);
+	if (task[n - 1])
+		kthread_wait(task[n - 1]);
+	r->stop = true;
+	for (i = 0; i < n; i++) {
+		all &= task[i] != NULL;
+		if (task[i] && i < n - 1)
+			kthread_wait(task[i]);
+	}
+	return all;
+}
+
+/*
+ * With the writers and the resizer stopped, the consumer drains each
+ * CPU: all it did not read, it was told it lost, and that is the
+ * overrun; the writer's count is the buffer's.
+ */
+static void race_check_accounts(struct kunit *t, struct race *r)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		while (race_consume_cpu(r, cpu))
+			;
+		KUNIT_EXPECT_EQ(t, ring_buffer_entries_cpu(r->b, cpu), 0);
+		KUNIT_EXPECT_EQ(t, ring_buffer_written_cpu(r->b, cpu),
+				r->written[cpu]);
+		KUNIT_EXPECT_EQ(t, r->consumed[cpu] + r->lost[cpu],
+				r->written[cpu]);
+		KUNIT_EXPECT_EQ(t, r->lost[cpu],
+				ring_buffer_overrun_cpu(r->b, cpu));
+		KUNIT_EXPECT_EQ(t, r->consumed[cpu],
+				ring_buffer_read_events_cpu(r->b, cpu));
+		KUNIT_EXPECT_EQ(t, r->next[cpu], r->written[cpu]);
+	}
+}
+
+/*
+ * Writers on every CPU; a thread opening and walking `trace`, another
+ * each per_cpu/cpuN/trace; a consuming reader that also reads the
+ * stats; a resizer. Opening an iterator and resizing shut each other
+ * out (Linux's resize_disabled), so no iterator sees its ring change
+ * size, no event comes out torn and every event is accounted for.
+ */
+static void rb_test_resize_vs_readers(struct kunit *t)
+{
+	struct race r = { 0 };
+	u64 start = ktime_get_ns();
+
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	r.b = test_buffer(4);
+	if (!r.b)
+		KUNIT_SKIP(t, "no memory");
+	ring_buffer_set_clock(r.b, rdtime);
+	KUNIT_EXPECT_TRUE(t, race_run(&r));
+	console_printf("    # %s: %lu resizes, %lu busy, %lu walks, %llu ms\n",
+		       t->name, r.resized, r.busy, r.walks,
+		       (ktime_get_ns() - start) / 1000000);
+	KUNIT_EXPECT_EQ(t, r.torn, 0);
+	KUNIT_EXPECT_EQ(t, r.resized_under_iter, 0);
+	KUNIT_EXPECT_EQ(t, r.bad_counts, 0);
+	KUNIT_EXPECT_EQ(t, r.no_iter, 0);
+	KUNIT_EXPECT_EQ(t, r.resize_errors, 0);
+	race_check_accounts(t, &r);
+	ring_buffer_free(r.b);
+}
+
+/* ---- what a user sees: buffer_size_kb while a reader is open ----------- */
+
+static int write_kb(const char *file, unsigned long kb)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%lu\n", kb);
+	return vfs_write_file(file, O_TRUNC, text);
+}
+
+/*
+ * As in Linux 6.1 (ring_buffer_resize): while per_cpu/cpu0/trace is
+ * open, resizing every CPU or cpu0 fails with EBUSY, but cpu0's own
+ * size again is no change and succeeds, and cpu1 may be resized.
+ * trace_pipe, a consuming reader, holds nothing.
+ */
+static void rb_test_tracefs_resize_busy(struct kunit *t)
+{
+	unsigned long kb = ring_buffer_size(global_trace.buffer, 0) >> 10;
+	struct file *f;
+
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	if (vfs_open(NULL, T "per_cpu/cpu0/trace", O_RDONLY, &f))
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, write_kb(T "buffer_size_kb", kb / 2), -EBUSY);
+	KUNIT_EXPECT_EQ(t, write_kb(T "per_cpu/cpu0/buffer_size_kb", kb / 2),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(t, write_kb(T "per_cpu/cpu0/buffer_size_kb", kb), 0);
+	KUNIT_EXPECT_EQ(t, write_kb(T "per_cpu/cpu1/buffer_size_kb", kb / 2),
+			0);
+	vfs_close(f);
+	if (vfs_open(NULL, T "trace_pipe", O_RDONLY, &f))
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, write_kb(T "buffer_size_kb", kb / 2), 0);
+	vfs_close(f);
+	KUNIT_EXPECT_EQ(t, write_kb(T "buffer_size_kb", kb), 0);
+	KUNIT_EXPECT_EQ(t, ring_buffer_size(global_trace.buffer, 1) >> 10, kb);
+}
+
 SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_order_and_time),
 	       KUNIT_CASE(rb_test_overwrite_counts),
@@ -405,4 +780,6 @@ SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_resize),
 	       KUNIT_CASE(rb_test_written_balance),
 	       KUNIT_CASE(rb_test_irq_inside_reserve),
-	       KUNIT_CASE(rb_test_irq_storm));
+	       KUNIT_CASE(rb_test_irq_storm),
+	       KUNIT_CASE(rb_test_resize_vs_readers),
+	       KUNIT_CASE(rb_test_tracefs_resize_busy));
