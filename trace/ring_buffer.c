@@ -337,8 +337,7 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 /*
  * The common case of __rb_reserve_next with nothing to call: the local
  * clock (one rdtime), a small event that fits the page, not the first
- * on it, within a delta of the last. NULL sends it the long way. About
- * 25 instructions.
+ * on it, within a delta of the last. NULL sends it the long way.
  */
 static inline __attribute__((always_inline)) struct ring_buffer_event *
 rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
@@ -433,7 +432,9 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 
 /*
  * The common case of rb_end_commit: the only open event, on the page
- * the commit point is on. About 15 instructions.
+ * the commit point is on. A function event reserved, filled (memcpy)
+ * and committed, the call and the loop of `bench` included:
+ * bench: rb_reserve_commit_insns_per_event 174.62
  */
 void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
@@ -457,8 +458,9 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 /*
  * A small event written whole with interrupts masked: reserve, copy,
  * and publish unless an interrupted writer still has an event open (it
- * publishes ours with its own). No calls, so no registers to save:
- * about 45 instructions for a 12-byte event.
+ * publishes ours with its own). No calls, so no registers to save. A
+ * 12-byte event through ring_buffer_write, the call and the loop of
+ * `bench` included: bench: rb_write_insns_per_event 81.19
  */
 static inline __attribute__((always_inline)) bool
 rb_write_small(struct trace_buffer *buffer, unsigned long length,
