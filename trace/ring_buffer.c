@@ -11,7 +11,7 @@
  *                               tail: the writer reserves here
  *
  * Writer (this CPU only, preemption off, interrupts may nest):
- *  - reserve: with interrupts masked for a dozen instructions, read
+ *  - reserve: with interrupts masked for a few dozen instructions, read
  *    the clock, claim the bytes on the tail page, time the event
  *    against the previous one (write_stamp). An interrupt that comes
  *    while the event's data is written reserves the next bytes.
@@ -287,7 +287,7 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 
 /*
  * Reserve length bytes on the tail page; interrupts are off. Masking
- * them for the few instructions that read the clock and claim the bytes
+ * them for the instructions that read the clock and claim the bytes
  * keeps, on this CPU, buffer order equal to time order, so the delta
  * from the previous event is always right: what Linux's before/after
  * stamps work out with atomics, here for two CSR instructions (cheap on
