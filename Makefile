@@ -232,12 +232,16 @@ fuzz: deps
 			--seconds $(FUZZ_SECONDS) $(FUZZ_BINS))
 
 # Instruction counts under -icount: this build, the uninstrumented
-# baseline and the -pg build, each booted with -smp 1.
+# baseline and the -pg build, each booted with -smp 1; then README's
+# figures are rewritten from them (docs/bench.json keeps the copy that
+# tests/host/test_bench_readme.py checks README against).
 bench: deps
 	$(MAKE) FTRACE=patchable all
 	$(MAKE) FTRACE=none all
 	$(MAKE) FTRACE=mcount all
 	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
+	cp build/bench.json docs/bench.json
+	$(PYTHON) scripts/bench.py --readme docs/bench.json README.md
 
 # function_graph of `run sort 2000`, captured at the console, as text,
 # Perfetto JSON and a flame graph (docs/export.md).
@@ -256,7 +260,7 @@ help:
 	@echo "  test           host tests (also under ASan+UBSan), short fuzz"
 	@echo "                 runs, selftests and console tests"
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
-	@echo "  bench          instruction counts under -icount, into build/bench.json"
+	@echo "  bench          -icount instruction counts: build/bench.json, README"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"

@@ -154,12 +154,19 @@ int ftrace_match_records(struct ftrace_hash *hash, const char *glob,
  * current task: a callback that calls a traced function comes back here
  * and is turned away instead of recursing. Unlike Linux's, it need not
  * disable preemption: the trampoline already did.
+ *
+ * An interrupt's first traced call, do_irq's own site, comes before its
+ * hardirq count goes up: landing inside a task's callback, it finds the
+ * task context's bit taken. As in Linux (include/linux/trace_recursion.h)
+ * the transition bit lets one such call through, so interrupts are not
+ * lost; a callback that truly recurses gets one level, never two.
  */
 enum {
 	TRACE_CTX_NORMAL,
 	TRACE_CTX_IRQ,
+	TRACE_CTX_TRANSITION,
 	TRACE_CTX_MAX,
-	/* ftrace_ops_list_func's own two, apart from the callbacks' */
+	/* ftrace_ops_list_func's own bits, apart from the callbacks' */
 	TRACE_LIST_START = TRACE_CTX_MAX,
 	/*
 	 * function_graph's (trace_functions_graph.c): the task is inside
@@ -173,23 +180,39 @@ enum {
 	TRACE_GRAPH_DEPTH_SHIFT,
 };
 
-/* For a caller that has current at hand already. */
-static inline int __ftrace_test_recursion_trylock(struct task *t)
+/* Linux's trace_test_and_set_recursion: the bit taken, or -1. */
+static __always_inline int trace_test_and_set_recursion(struct task *t,
+							int start)
 {
-	int bit = (t->preempt_count & HARDIRQ_MASK) ? TRACE_CTX_IRQ :
-						      TRACE_CTX_NORMAL;
+	unsigned long val = t->trace_recursion;
+	int bit = start + ((t->preempt_count & HARDIRQ_MASK) ?
+			   TRACE_CTX_IRQ : TRACE_CTX_NORMAL);
 
-	if (t->trace_recursion & (1UL << bit))
-		return -1;
-	t->trace_recursion |= 1UL << bit;
+	if (unlikely(val & (1UL << bit))) {
+		bit = start + TRACE_CTX_TRANSITION;
+		if (val & (1UL << bit))
+			return -1;
+	}
+	t->trace_recursion = val | 1UL << bit;
 	barrier();
 	return bit;
 }
 
-static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
+static __always_inline void trace_clear_recursion(struct task *t, int bit)
 {
 	barrier();
 	t->trace_recursion &= ~(1UL << bit);
+}
+
+/* For a caller that has current at hand already. */
+static inline int __ftrace_test_recursion_trylock(struct task *t)
+{
+	return trace_test_and_set_recursion(t, 0);
+}
+
+static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
+{
+	trace_clear_recursion(t, bit);
 }
 
 static inline int ftrace_test_recursion_trylock(unsigned long ip,

@@ -71,6 +71,22 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 	return;								\
 } while (0)
 
+/*
+ * selftest_busy_until_irqs (trace/selftest_irqs.c) calls
+ * ftrace_test_target1 on one CPU until nr_irqs interrupts have come,
+ * and says how many came, how much count(cpu) grew meanwhile, and how
+ * many calls it made: a tracer that loses no interrupt records each.
+ */
+struct irq_window {
+	unsigned long irqs;
+	unsigned long counted;
+	unsigned long calls;
+};
+
+void selftest_busy_until_irqs(unsigned long nr_irqs,
+			      unsigned long (*count)(int cpu),
+			      struct irq_window *w);
+
 int selftest_run(const char *filter);
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 

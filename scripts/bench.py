@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
-"""bench.py: boot each build under `qemu -icount shift=0,sleep=off -smp 1`, where a
-guest instruction is a tick of the clock rdinstret reads, type `bench`
-at the shell, and gather what it prints into a table and
-build/bench.json. The FTRACE=none build is the baseline for the cost of
-a disabled site; the mcount build is measured too when it exists. Last,
-`bench smp` on 4 harts without -icount: events per second written with
-1, 2 and 4 CPUs tracing every function (host time, so only indicative).
+"""bench.py: the figures of `make bench`, and README's copy of them.
 
 usage: bench.py OUT.json BUILD_PATCHABLE BUILD_NONE [BUILD_MCOUNT]
+       bench.py --readme FIGURES.json README.md
+
+The first form boots each build under `qemu -icount shift=0,sleep=off
+-smp 1`, where a guest instruction is a tick of the clock rdinstret
+reads, types `bench` at the shell, and gathers what it prints into a
+table and OUT.json. Every figure is a count of instructions or bytes,
+the same on every run. The FTRACE=none build is the baseline for the
+cost of a disabled site; the mcount build is measured too when it
+exists.
+
+The second rewrites the figures in README.md, between the BEGIN and
+END marker lines, from FIGURES.json: `make bench` copies what it
+measured to docs/bench.json and passes that, and
+tests/host/test_bench_readme.py checks README against it.
 """
 
 import json
@@ -18,19 +26,57 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..',
                                 'tests', 'console'))
 import harness  # noqa: E402
 
-# Linux 6.1.192 on the same QEMU, and our targets (see issue: Performance).
+BEGIN = '<!-- figures from docs/bench.json: make bench rewrites them -->'
+END = '<!-- end of the figures from docs/bench.json -->'
+
+# key, what it measures, Linux 6.1.192 on the same QEMU, our target.
 ROWS = [
-    ('disabled_insns_per_entry', 2, '<= 1'),
-    ('function_insns_per_call', 585, '<= 195'),
-    ('function_off_insns_per_call', 173, '<= 60'),
-    ('graph_insns_per_call', 1527, '<= 500'),
-    ('switch_one_insns', 758927, '<= 50000'),
-    ('patch_all_insns_per_site', 1289, '<= 430'),
-    ('ftrace_init_insns_per_site', 3500, '<= 100'),
-    ('boot_insns_to_prompt', 87900000, '<= 20000000'),
-    ('bytes_per_function_event', 28, '<= 24'),
-    ('bytes_per_site_record', 16, '<= 16'),
-    ('sites', 8984, 'report'),
+    ('disabled_insns_per_entry',
+     'extra instructions per function entry, tracing off', '2', '<= 1'),
+    ('function_insns_per_call',
+     'function tracer, 1-function filter, per traced call', '585', '<= 195'),
+    ('function_off_insns_per_call',
+     'the same with `tracing_on` 0', '173', '<= 60'),
+    ('graph_insns_per_call',
+     'function_graph, 1-function filter, entry + return', '1,527', '<= 500'),
+    ('switch_one_insns',
+     '`echo function > current_tracer`, 1-function filter', '758,927',
+     '<= 50,000'),
+    ('patch_all_insns_per_site',
+     '`nop` -> `function`, no filter, per site', '1,289', '<= 430'),
+    ('ftrace_init_insns_per_site',
+     'boot-time `ftrace_init`, per site', '~3,500', '<= 100'),
+    ('boot_insns_to_prompt',
+     'reset to the shell prompt, OpenSBI included', '87.9 M to `/init`',
+     '<= 20 M'),
+    ('bytes_per_function_event',
+     'ring-buffer bytes per function event', '~28', '<= 24'),
+    ('bytes_per_site_record', 'bytes per `dyn_ftrace` record', '16',
+     '<= 16'),
+    ('sites', 'patchable sites', '8,984', ''),
+]
+
+# The rest, with no Linux figure: key, what it measures.
+OTHER_ROWS = [
+    ('stub_insns_per_call',
+     'the trampoline with an empty callback, per call'),
+    ('profile_insns_per_call', 'function profiler, per call'),
+    ('stack_insns_per_call', 'stack tracer, no new maximum, per call'),
+    ('rb_write_insns_per_event',
+     '`ring_buffer_write` of a function event, the call included'),
+    ('rb_reserve_commit_insns_per_event',
+     'the same reserved, filled and committed'),
+    ('patch_insn32_insns', '`patch_insn32`, its page mapped already'),
+    ('loop_insns_per_call', 'the untraced loop, per call of `bench_target`'),
+    ('mcount_loop_insns_per_call', '`-pg` build: the untraced loop'),
+    ('mcount_disabled_insns_per_entry',
+     '`-pg` build: extra instructions per entry, tracing off (the `nop` '
+     'and what `-pg` makes GCC do around the call)'),
+    ('mcount_stub_insns_per_call', '`-pg` build: empty callback, per call'),
+    ('mcount_function_insns_per_call',
+     '`-pg` build: function tracer, per traced call'),
+    ('mcount_graph_insns_per_call',
+     '`-pg` build: function_graph, entry + return'),
 ]
 
 
@@ -65,30 +111,75 @@ def combine(patchable, none, mcount):
 
 
 def table(values):
-    lines = [f"{'key':32} {'rvftrace':>12} {'Linux 6.1':>12}  target",
-             '-' * 70]
-    for key, linux, target in ROWS:
-        lines.append(f"{key:32} {str(values.get(key, '-')):>12} "
-                     f"{linux:>12}  {target}")
-    extra = sorted(k for k in values if k not in dict((r[0], 0) for r in ROWS))
-    for key in extra:
-        lines.append(f"{key:32} {str(values[key]):>12}")
+    """The console's table: every key, Linux's figure and the target."""
+    lines = [f"{'key':34} {'rvftrace':>12} {'Linux 6.1':>18}  target",
+             '-' * 76]
+    for key, _, linux, target in ROWS:
+        lines.append(f"{key:34} {str(values.get(key, '-')):>12} "
+                     f"{linux:>18}  {target}")
+    listed = {row[0] for row in ROWS}
+    for key in sorted(k for k in values if k not in listed):
+        lines.append(f"{key:34} {str(values[key]):>12}")
     return '\n'.join(lines)
 
 
+def whole(value):
+    """A figure as README shows it: whole, with thousands separated."""
+    return f'{round(value):,}'
+
+
+def figure(key, value):
+    """The boot's count in millions, the others whole."""
+    if key == 'boot_insns_to_prompt':
+        return f'{value / 1e6:.2f} M'
+    return whole(value)
+
+
+def readme_figures(values):
+    """The text that goes between BEGIN and END."""
+    lines = ['| measure | rvftrace | Linux 6.1 | target |',
+             '| --- | ---: | ---: | ---: |']
+    for key, what, linux, target in ROWS:
+        lines.append(f'| {what} | {figure(key, values[key])} | {linux} | '
+                     f'{target} |')
+    lines += ['', 'And the rest of what `bench` prints:', '',
+              '| measure | `bench` key | rvftrace |',
+              '| --- | --- | ---: |']
+    for key, what in OTHER_ROWS:
+        lines.append(f'| {what} | `{key}` | {figure(key, values[key])} |')
+    return '\n'.join(lines)
+
+
+def rewrite_readme(text, values):
+    """README's text with the figures between the markers replaced."""
+    head, sep, rest = text.partition(BEGIN + '\n')
+    _, sep2, tail = rest.partition(END + '\n')
+    if not sep or not sep2:
+        raise ValueError('README has no figures markers')
+    return f'{head}{BEGIN}\n{readme_figures(values)}\n{END}\n{tail}'
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == '--readme':
+        with open(argv[2]) as f:
+            values = json.load(f)
+        with open(argv[3]) as f:
+            text = f.read()
+        with open(argv[3], 'w') as f:
+            f.write(rewrite_readme(text, values))
+        return 0
+    if len(argv) not in (4, 5):
+        sys.exit(__doc__)
     out_path, patchable, none = argv[1:4]
     mcount = argv[4] if len(argv) > 4 else None
     values = combine(measure(patchable), measure(none),
                      measure(mcount) if mcount else None)
-    # Host-time rates: no -icount, one host thread per hart.
-    values.update(measure(patchable, smp=4, icount=False,
-                          command='bench smp'))
     print(table(values))
     with open(out_path, 'w') as f:
         json.dump(values, f, indent=2, sort_keys=True)
         f.write('\n')
+    return 0
 
 
 if __name__ == '__main__':
-    main(sys.argv)
+    sys.exit(main(sys.argv))

@@ -1,11 +1,12 @@
 /*
  * bench.c: the `bench` shell command, what `make bench` runs under
- * `qemu -icount shift=0,sleep=off -smp 1`, where rdinstret counts executed guest
- * instructions. A per-call cost is the median over 20 batches of 1000
- * calls of bench_target() (interrupts off, so nothing else is counted)
- * less the same loop with tracing off. Tracers are switched through
- * tracefs exactly as a user's `echo` does, so those costs include
- * everything a user's command costs. Prints `bench: KEY VALUE` lines.
+ * `qemu -icount shift=0,sleep=off`, where rdinstret counts executed
+ * guest instructions. A per-call cost is the median over 20 batches of
+ * 1000 calls of bench_target() (interrupts off, so nothing else is
+ * counted) less the same loop with tracing off. Tracers are switched
+ * through tracefs exactly as a user's `echo` does, so those costs
+ * include everything a user's command costs. Prints `bench: KEY VALUE`
+ * lines; scripts/bench.py gathers them into build/bench.json.
  */
 #include "kernel.h"
 #include "string.h"
@@ -16,6 +17,8 @@
 #include "kstrtox.h"
 #include "printf.h"
 #include "trace_targets.h"
+#include "ring_buffer.h"
+#include "patch.h"
 #include "sched.h"
 #include "smp.h"
 #include "time.h"
@@ -204,6 +207,78 @@ static void bench_patch_all(struct shell_out *out)
 	sh_echo(TRACING "trace", false, "");
 }
 
+/* The middle of BATCHES batches, per call, in hundredths. */
+static u64 median_per_call(u64 *v)
+{
+	sort_u64(v, BATCHES);
+	return v[BATCHES / 2] * 100 / BATCH;
+}
+
+/*
+ * The ring buffer alone, on a buffer of its own: a function event's 12
+ * bytes written whole, then reserved, filled and committed. Per event,
+ * the call and the loop included; each batch starts on an empty buffer.
+ */
+static void bench_ring_buffer(struct shell_out *out)
+{
+	struct trace_buffer *buffer = ring_buffer_alloc(8 * PAGE_SIZE, nr_cpus);
+	u32 data[3] = { 0, 0, 0 };
+	struct ring_buffer_event *event;
+	u64 write[BATCHES], reserve[BATCHES], start;
+	unsigned long flags;
+	int b, i;
+
+	if (!buffer)
+		return;
+	for (b = 0; b < BATCHES; b++) {
+		ring_buffer_reset(buffer);
+		flags = local_irq_save();
+		start = rdinstret();
+		for (i = 0; i < BATCH; i++)
+			ring_buffer_write(buffer, sizeof(data), data);
+		write[b] = rdinstret() - start;
+		ring_buffer_reset(buffer);
+		start = rdinstret();
+		for (i = 0; i < BATCH; i++) {
+			event = ring_buffer_lock_reserve(buffer, sizeof(data));
+			memcpy(ring_buffer_event_data(event), data,
+			       sizeof(data));
+			ring_buffer_unlock_commit(buffer);
+		}
+		reserve[b] = rdinstret() - start;
+		local_irq_restore(flags);
+	}
+	ring_buffer_free(buffer);
+	report(out, "rb_write_insns_per_event", median_per_call(write));
+	report(out, "rb_reserve_commit_insns_per_event",
+	       median_per_call(reserve));
+}
+
+/*
+ * patch_insn32 storing a site's own instruction back, its page mapped
+ * already: what each site change costs once stop_machine is running.
+ */
+static void bench_patch_insn(struct shell_out *out)
+{
+	u32 *site = (u32 *)ftrace_location((unsigned long)bench_target);
+	u64 v[BATCHES], start;
+	unsigned long flags;
+	int b, i;
+
+	mutex_lock(&text_mutex);
+	for (b = 0; b < BATCHES; b++) {
+		flags = local_irq_save();
+		start = rdinstret();
+		for (i = 0; i < BATCH; i++)
+			patch_insn32(site, *site);
+		v[b] = rdinstret() - start;
+		local_irq_restore(flags);
+	}
+	patch_unmap();
+	mutex_unlock(&text_mutex);
+	report(out, "patch_insn32_insns", median_per_call(v));
+}
+
 static volatile bool writers_stop;
 
 static void writer_loop(void *arg)
@@ -286,6 +361,8 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	report(out, "loop_insns_per_call", base * 100 / BATCH);
 	if (!ftrace_nr_records())
 		return 0;
+	bench_ring_buffer(out);
+	bench_patch_insn(out);
 	bench_trampoline(out, base);
 	bench_function(out, base);
 	bench_profile(out, base);

@@ -389,14 +389,12 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *ignored, struct ftrace_regs *fregs)
 {
 	struct task *t = current;
-	int bit = TRACE_LIST_START + ((t->preempt_count & HARDIRQ_MASK) ?
-				      TRACE_CTX_IRQ : TRACE_CTX_NORMAL);
+	int bit = trace_test_and_set_recursion(t, TRACE_LIST_START);
 	struct ftrace_ops *op;
 
 	(void)ignored;
-	if (t->trace_recursion & (1UL << bit))
+	if (bit < 0)
 		return;
-	t->trace_recursion |= 1UL << bit;
 	for (op = READ_ONCE(ftrace_ops_list); op != &ftrace_list_end;
 	     op = READ_ONCE(op->next)) {
 		if (op->flags & FTRACE_OPS_FL_STUB)
@@ -406,7 +404,7 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 		if (ftrace_ops_test(op, ip))
 			op->func(ip, parent_ip, op, fregs);
 	}
-	t->trace_recursion &= ~(1UL << bit);
+	trace_clear_recursion(t, bit);
 }
 
 /* The wrapper for ops that asked the core for recursion protection. */

@@ -8,6 +8,8 @@
 #include "selftest.h"
 #include "fgraph.h"
 #include "trace_targets.h"
+#include "irq.h"
+#include "printk.h"
 #include "trace.h"
 
 /* The profiler follows set_ftrace_filter: only ftrace_test_fib. */
@@ -103,8 +105,38 @@ static void profile_one_graph_user(struct kunit *t)
 	profile_stop();
 }
 
+/* do_irq's hits on cpu. */
+static unsigned long do_irq_hits(int cpu)
+{
+	unsigned long ip = ftrace_location((unsigned long)do_irq);
+	const struct ftrace_profile *rec = ftrace_profile_lookup(cpu, ip);
+
+	return rec ? rec->counter : 0;
+}
+
+/*
+ * Every interrupt is a hit of do_irq, even one that lands while the
+ * profiler counts a hit of the busy target.
+ */
+static void profile_irqs_not_lost(struct kunit *t)
+{
+	struct irq_window w;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&global_trace.ops, "do_irq", 6, 1);
+	ftrace_set_filter(&global_trace.ops, "ftrace_test_target1", 19, 0);
+	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	selftest_busy_until_irqs(10, do_irq_hits, &w);
+	profile_stop();
+	console_printf("    # %lu interrupts, %lu do_irq hits\n", w.irqs,
+		       w.counted);
+	KUNIT_EXPECT_EQ(t, w.counted, w.irqs);
+}
+
 SELFTEST_SUITE(function_profiler,
 	KUNIT_CASE(profile_fib_177_hits),
 	KUNIT_CASE(profile_reset_on_enable),
 	KUNIT_CASE(profile_one_graph_user),
+	KUNIT_CASE(profile_irqs_not_lost),
 );

@@ -11,7 +11,7 @@
  *                               tail: the writer reserves here
  *
  * Writer (this CPU only, preemption off, interrupts may nest):
- *  - reserve: with interrupts masked for a dozen instructions, read
+ *  - reserve: with interrupts masked for a few dozen instructions, read
  *    the clock, claim the bytes on the tail page, time the event
  *    against the previous one (write_stamp). An interrupt that comes
  *    while the event's data is written reserves the next bytes.
@@ -293,7 +293,7 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 
 /*
  * Reserve length bytes on the tail page; interrupts are off. Masking
- * them for the few instructions that read the clock and claim the bytes
+ * them for the instructions that read the clock and claim the bytes
  * keeps, on this CPU, buffer order equal to time order, so the delta
  * from the previous event is always right: what Linux's before/after
  * stamps work out with atomics, here for two CSR instructions (cheap on
@@ -343,8 +343,7 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 /*
  * The common case of __rb_reserve_next with nothing to call: the local
  * clock (one rdtime), a small event that fits the page, not the first
- * on it, within a delta of the last. NULL sends it the long way. About
- * 25 instructions.
+ * on it, within a delta of the last. NULL sends it the long way.
  */
 static inline __attribute__((always_inline)) struct ring_buffer_event *
 rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
@@ -439,7 +438,9 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 
 /*
  * The common case of rb_end_commit: the only open event, on the page
- * the commit point is on. About 15 instructions.
+ * the commit point is on. A function event reserved, filled (memcpy)
+ * and committed, the call and the loop of `bench` included:
+ * bench: rb_reserve_commit_insns_per_event 174.62
  */
 void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
@@ -463,8 +464,9 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 /*
  * A small event written whole with interrupts masked: reserve, copy,
  * and publish unless an interrupted writer still has an event open (it
- * publishes ours with its own). No calls, so no registers to save:
- * about 45 instructions for a 12-byte event.
+ * publishes ours with its own). No calls, so no registers to save. A
+ * 12-byte event through ring_buffer_write, the call and the loop of
+ * `bench` included: bench: rb_write_insns_per_event 81.19
  */
 static inline __attribute__((always_inline)) bool
 rb_write_small(struct trace_buffer *buffer, unsigned long length,

@@ -37,7 +37,8 @@ static inline void trace_function(struct trace_array *tr, unsigned long ip,
  * Only the task and its recursion bit live across the one call: a
  * small frame, and no frame record (s0 keeps pointing at the
  * trampoline's, which names the traced function and its caller).
- * current is read once (each read is two loads).
+ * current is read once (each read is a move from tp and a load, which
+ * the compiler may not merge).
  */
 static noinline __attribute__((optimize("omit-frame-pointer"))) void
 __function_trace_call(struct trace_array *tr, unsigned long ip,
@@ -63,7 +64,7 @@ static noinline void function_trace_call_pid(struct trace_array *tr,
 
 /*
  * The callback of every traced call, with preemption already off. With
- * tracing_on 0 it stops after two loads; a leaf or a tail call, it
+ * tracing_on 0 it stops after three loads; a leaf or a tail call, it
  * needs no frame of its own. The recursion guard turns away
  * calls made from inside the tracer. Costs: fn_test_cost
  * (trace/trace_functions_test.c) measures them under -icount.

@@ -342,6 +342,34 @@ static void graph_test_busy(struct kunit *t)
 	stop_graph();
 }
 
+/* Events written on cpu since the reset: kept plus overwritten. */
+static unsigned long events_written(int cpu)
+{
+	return ring_buffer_entries_cpu(global_trace.buffer, cpu) +
+	       ring_buffer_overrun_cpu(global_trace.buffer, cpu);
+}
+
+/*
+ * No interrupt is lost, even one that lands while the busy target's
+ * entry or return is being recorded: each interrupt makes do_irq's
+ * entry and return, each call of the target two more.
+ */
+static void graph_test_irqs_not_lost(struct kunit *t)
+{
+	struct irq_window w;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&global_trace.ops, "do_irq", 6, 1);
+	ftrace_set_filter(&global_trace.ops, "ftrace_test_target1", 19, 0);
+	KUNIT_EXPECT_EQ(t, start_graph(NULL), 0);
+	selftest_busy_until_irqs(10, events_written, &w);
+	stop_graph();
+	console_printf("    # %lu interrupts, %lu do_irq entries and returns\n",
+		       w.irqs, w.counted - 2 * w.calls);
+	KUNIT_EXPECT_EQ(t, w.counted - 2 * w.calls, 2 * w.irqs);
+}
+
 #define COST_LOOPS	1000
 
 /* Instructions per call of a hooked function, the loop included. */
@@ -388,4 +416,5 @@ SELFTEST_SUITE(function_graph,
 	       KUNIT_CASE(graph_test_thresh),
 	       KUNIT_CASE(graph_test_notrace),
 	       KUNIT_CASE(graph_test_irqs_option),
-	       KUNIT_CASE(graph_test_busy));
+	       KUNIT_CASE(graph_test_busy),
+	       KUNIT_CASE(graph_test_irqs_not_lost));

@@ -20,7 +20,9 @@
  *   sp+8             t0 (resume pc)  \ record 2, fp2 = sp+16 = s0
  *   sp+0             fp1             /
  *
- * Cost with the stub installed: 48 instructions, all of them here.
+ * Cost with the stub installed: 48 instructions, all of them here;
+ * with an empty C callback (6 instructions) in the stub's place:
+ * bench: stub_insns_per_call 53
  */
 #include "asm/ptrace.h"
 #include "asm/ftrace.h"
@@ -87,9 +89,16 @@ ftrace_stub:
  *   enabled       48 insns here (with the stub) 28 insns here
  *
  * `make bench`, per call of bench_target (a 6-instruction leaf),
- * patchable against -pg: disabled +1 against +8 over FTRACE=none; an
- * empty callback (6 instructions) +53 against +33 more; the function
- * tracer +288 against +268. -pg costs more when off, less when on.
+ * patchable against -pg. Disabled, over FTRACE=none:
+ *   bench: disabled_insns_per_entry 1
+ *   bench: mcount_disabled_insns_per_entry 8
+ * An empty callback (6 instructions), then the function tracer, over
+ * the same build disabled:
+ *   bench: stub_insns_per_call 53
+ *   bench: mcount_stub_insns_per_call 33
+ *   bench: function_insns_per_call 193.33
+ *   bench: mcount_function_insns_per_call 173.33
+ * -pg costs more when off, less when on.
  *
  * Entry: ra = the site + 4 (back into the traced function), a0 = the
  * traced function's return address (parent_ip), s0 = its frame pointer,

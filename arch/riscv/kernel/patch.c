@@ -39,7 +39,8 @@ static inline void *poke_addr(int slot, unsigned long addr)
 /*
  * The store that changes a site or a trampoline slot: one aligned
  * 4-byte word, so a hart fetches the old or the new instruction, never
- * half of each. About 15 instructions when the page is already mapped.
+ * half of each. When the page is already mapped, the call and the loop
+ * of `bench` included: bench: patch_insn32_insns 40
  */
 int patch_insn32(void *addr, u32 insn)
 {
