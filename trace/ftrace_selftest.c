@@ -550,6 +550,71 @@ static void ipmodify_redirects(struct kunit *t)
 	ftrace_free_ops_hashes(&c);
 }
 
+static void leave_ip(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+}
+
+static bool ipmodify_owned(unsigned long ip)
+{
+	return ftrace_lookup_ip(ip)->flags & FTRACE_FL_IPMODIFY;
+}
+
+/* a owns redirected and target1; b, filter target*, notrace target1. */
+static void ipmodify_two_owners(struct kunit *t, struct ftrace_ops *a,
+				struct ftrace_ops *b)
+{
+	KUNIT_EXPECT_EQ(t, ftrace_set_filter(a, "ftrace_test_target1", 19, 0),
+			0);
+	KUNIT_EXPECT_TRUE(t, ipmodify_owned(T1));
+	KUNIT_EXPECT_EQ(t, ftrace_test_redirected(7), 21);
+	ftrace_set_filter(b, "ftrace_test_target*", 19, 1);
+	ftrace_set_notrace(b, "ftrace_test_target1", 19, 1);
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(b), 0);
+	KUNIT_EXPECT_TRUE(t, ipmodify_owned(T2) && ipmodify_owned(T3));
+	KUNIT_EXPECT_EQ(t, ftrace_set_notrace(b, NULL, 0, 1), -EBUSY);
+	KUNIT_EXPECT_EQ(t, ftrace_set_filter(b, "ftrace_test_redirected", 22,
+					     0), -EBUSY);
+	KUNIT_EXPECT_TRUE(t, !ftrace_ops_test(b, T1) && ftrace_ops_test(b, T2));
+}
+
+/*
+ * An enabled IPMODIFY ops may change its own filter: only functions it
+ * adds must be free, and those it drops are freed (Linux's
+ * __ftrace_hash_update_ipmodify). Another IPMODIFY ops still gets
+ * -EBUSY for them, through its filter or its notrace hash.
+ */
+static void ipmodify_filter_update(struct kunit *t)
+{
+	unsigned long flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	struct ftrace_ops a = { .func = redirect, .flags = flags, .name = "a" };
+	struct ftrace_ops b = { .func = leave_ip, .flags = flags, .name = "b" };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (!ftrace_regs_supported())
+		KUNIT_SKIP(t, "no IPMODIFY: sites have no pt_regs (-pg)");
+	ftrace_set_filter(&a, "ftrace_test_redirected", 22, 1);
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&a), 0);
+	ipmodify_two_owners(t, &a, &b);
+	KUNIT_EXPECT_EQ(t, ftrace_set_filter(&a, "ftrace_test_redirected", 22,
+					     1), 0);
+	KUNIT_EXPECT_TRUE(t, !ipmodify_owned(T1));
+	KUNIT_EXPECT_TRUE(t, ipmodify_owned(T2));
+	KUNIT_EXPECT_EQ(t, ftrace_test_redirected(7), 21);
+	KUNIT_EXPECT_EQ(t, ftrace_set_notrace(&b, NULL, 0, 1), 0);
+	KUNIT_EXPECT_TRUE(t, ipmodify_owned(T1));
+	unregister_ftrace_function(&b);
+	KUNIT_EXPECT_TRUE(t, !ipmodify_owned(T1) && !ipmodify_owned(T3));
+	KUNIT_EXPECT_TRUE(t, ipmodify_owned(
+		ftrace_location((unsigned long)ftrace_test_redirected)));
+	unregister_ftrace_function(&a);
+	KUNIT_EXPECT_EQ(t, ftrace_test_redirected(7), 14);
+	ftrace_free_ops_hashes(&a);
+	ftrace_free_ops_hashes(&b);
+}
+
 static void permanent_vs_ftrace_enabled(struct kunit *t)
 {
 	struct counting_ops c;
@@ -678,6 +743,7 @@ SELFTEST_SUITE(ftrace,
 	KUNIT_CASE(recursion_flag_wraps),
 	KUNIT_CASE(save_regs_sees_args),
 	KUNIT_CASE(ipmodify_redirects),
+	KUNIT_CASE(ipmodify_filter_update),
 	KUNIT_CASE(permanent_vs_ftrace_enabled),
 	KUNIT_CASE(unregister_waits_for_callbacks),
 	KUNIT_CASE(patch_storm),
