@@ -93,7 +93,11 @@ static void sort_records(struct dyn_ftrace *r, unsigned long n)
 	}
 }
 
-/* Describe the array as Linux's list of ftrace_pages. */
+/*
+ * Describe the array as Linux's list of ftrace_pages. A list cut short
+ * would hide records from ftrace_for_each_rec, so no memory is fatal,
+ * as it is for the records.
+ */
 static void link_pages(void)
 {
 	unsigned long per_page = PAGE_SIZE / sizeof(struct dyn_ftrace), i;
@@ -103,7 +107,8 @@ static void link_pages(void)
 		struct ftrace_page *pg = kzalloc(sizeof(*pg));
 
 		if (!pg)
-			break;
+			panic("ftrace: no memory for %lu record pages",
+			      nr_pages);
 		pg->records = records + i;
 		pg->index = min(per_page, nr_records - i);
 		*pp = pg;
