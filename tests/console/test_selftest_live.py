@@ -23,7 +23,7 @@ TOTALS = re.compile(r'^# Totals: pass:\d+ fail:(\d+) skip:\d+ total:(\d+)$',
 # Why a case skips while something traces (trace_selftest.c and the
 # suites' own checks); a run at the defaults has none of these.
 BUSY = re.compile(r' in use|in enabled_functions|ftrace_enabled is 0')
-TIMEOUT = 600
+TIMEOUT = 300
 # One CPU: selftest[smp4] already runs these suites on four, and here
 # they run three times over (the ftrace suite alone takes minutes at
 # -smp 4 on a loaded host).
@@ -69,6 +69,14 @@ def test_beside_function(k):
 
 def test_beside_function_graph(k):
     check_beside(k, 'function_graph')
+
+
+def test_beside_a_filtered_tracer(k):
+    # The selftests' own targets traced: their counts start at one.
+    k.check(k.run(f"echo 'ftrace_test_target* fib' > {T}/set_ftrace_filter"),
+            '')
+    check_beside(k, 'function')
+    k.check(k.run(f'echo > {T}/set_ftrace_filter'), '')
 
 
 def test_clean_run_after(k):
