@@ -21,19 +21,26 @@ struct kunit_case {
 	void (*run)(struct kunit *t);
 };
 
+/*
+ * init, if any, runs before each case (KUnit's suite->init) and may
+ * KUNIT_SKIP it: a suite that needs some state says so once.
+ */
 struct kunit_suite {
 	const char *name;
 	const struct kunit_case *cases;
 	unsigned long ncases;
+	void (*init)(struct kunit *t);
 };
 
 #define KUNIT_CASE(fn) { #fn, fn }
 
-#define SELFTEST_SUITE(sname, ...)					\
+#define SELFTEST_SUITE_INIT(sname, init_fn, ...)			\
 	static const struct kunit_case sname##_cases[] = { __VA_ARGS__ }; \
 	static const struct kunit_suite sname##_suite			\
 		__section(".selftests") __used __aligned(8) = {	\
-		#sname, sname##_cases, ARRAY_SIZE(sname##_cases) }
+		#sname, sname##_cases, ARRAY_SIZE(sname##_cases), init_fn }
+
+#define SELFTEST_SUITE(sname, ...) SELFTEST_SUITE_INIT(sname, NULL, __VA_ARGS__)
 
 void kunit_fail(struct kunit *t, const char *file, int line,
 		const char *fmt, ...) __printf(4, 5);

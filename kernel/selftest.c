@@ -82,12 +82,18 @@ static int count_selected(const char *filter)
 }
 
 /* Run one case; a case that leaks memory fails (usertests' leak check). */
-static void run_case(const struct kunit_case *c, int num, struct totals *st)
+static void run_case(const struct kunit_suite *s, unsigned long i,
+		     struct totals *st)
 {
+	const struct kunit_case *c = &s->cases[i];
+	int num = (int)i + 1;
 	struct kunit t = { .name = c->name };
 	long before = mm_bytes_in_use();
 
-	c->run(&t);
+	if (s->init)
+		s->init(&t);
+	if (!t.skipped)
+		c->run(&t);
 	if (!t.skipped && (long)mm_bytes_in_use() > before)
 		kunit_fail(&t, __FILE__, __LINE__, "leaked %ld bytes",
 			   (long)mm_bytes_in_use() - before);
@@ -113,7 +119,7 @@ static int run_suite(const struct kunit_suite *s, int num, struct totals *all)
 	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%lu\n",
 		       s->name, s->ncases);
 	for (i = 0; i < s->ncases; i++)
-		run_case(&s->cases[i], (int)i + 1, &st);
+		run_case(s, i, &st);
 	console_printf("# %s: pass:%d fail:%d skip:%d total:%lu\n", s->name,
 		       st.pass, st.fail, st.skip, s->ncases);
 	console_printf("%sok %d - %s\n", st.fail ? "not " : "", num, s->name);

@@ -349,7 +349,15 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 {
 	u64 base;
 
-	if (argc == 2 && !strcmp(argv[1], "smp"))
+	if (argc > 2) {
+		sh_err("usage: bench [smp]\n");
+		return 1;
+	}
+	if (argc == 2 && strcmp(argv[1], "smp")) {
+		sh_err("bench: %s: no such benchmark\n", argv[1]);
+		return 1;
+	}
+	if (argc == 2)
 		return bench_smp(out);
 	base = loop_insns();
 	report_int(out, "sites", ftrace_nr_records());

@@ -231,7 +231,17 @@ void fgraph_fp_test(void *arg)
 	machine_poweroff(1);
 }
 
-SELFTEST_SUITE(fgraph,
+/* fgraph has one user: these tests need it free, and ftrace on. */
+static void fgraph_suite_init(struct kunit *t)
+{
+	if (ftrace_graph_active)
+		KUNIT_SKIP(t, "fgraph in use: current_tracer is function_graph "
+			      "or function_profile_enabled is 1");
+	if (!ftrace_enabled)
+		KUNIT_SKIP(t, "ftrace_enabled is 0");
+}
+
+SELFTEST_SUITE_INIT(fgraph, fgraph_suite_init,
 	KUNIT_CASE(fib_call_tree),
 	KUNIT_CASE(one_graph_at_a_time),
 	KUNIT_CASE(stop_under_hooked_frame),

@@ -93,7 +93,11 @@ static void sort_records(struct dyn_ftrace *r, unsigned long n)
 	}
 }
 
-/* Describe the array as Linux's list of ftrace_pages. */
+/*
+ * Describe the array as Linux's list of ftrace_pages. A list cut short
+ * would hide records from ftrace_for_each_rec, so no memory is fatal,
+ * as it is for the records.
+ */
 static void link_pages(void)
 {
 	unsigned long per_page = PAGE_SIZE / sizeof(struct dyn_ftrace), i;
@@ -103,7 +107,8 @@ static void link_pages(void)
 		struct ftrace_page *pg = kzalloc(sizeof(*pg));
 
 		if (!pg)
-			break;
+			panic("ftrace: no memory for %lu record pages",
+			      nr_pages);
 		pg->records = records + i;
 		pg->index = min(per_page, nr_records - i);
 		*pp = pg;
@@ -349,13 +354,25 @@ static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 	return u.changed;
 }
 
+struct ipmodify_check {
+	struct ftrace_ops *ops;
+	const struct ftrace_hash *notrace_hash;	/* the one ops will have */
+};
+
+/*
+ * A site ops would newly want that an IPMODIFY ops owns. The sites an
+ * enabled ops wants already carry its own bit: they are no conflict.
+ */
 static int ipmodify_conflict(unsigned long ip, void *data)
 {
-	struct ftrace_ops *ops = data;
+	struct ipmodify_check *c = data;
 	struct dyn_ftrace *rec = ftrace_lookup_ip(ip);
 
-	return rec && (rec->flags & FTRACE_FL_IPMODIFY) &&
-	       !ftrace_lookup_ip_in_hash(ops->func_hash->notrace_hash, ip);
+	if (!rec || !(rec->flags & FTRACE_FL_IPMODIFY) ||
+	    ftrace_lookup_ip_in_hash(c->notrace_hash, ip))
+		return 0;
+	return !(c->ops->flags & FTRACE_OPS_FL_ENABLED) ||
+	       !ftrace_ops_test(c->ops, ip);
 }
 
 static int ipmodify_conflict_rec(struct dyn_ftrace *rec, void *data)
@@ -363,18 +380,24 @@ static int ipmodify_conflict_rec(struct dyn_ftrace *rec, void *data)
 	return ipmodify_conflict(rec->ip, data);
 }
 
-/* Only one IPMODIFY ops may own a function (seed 001). */
+/*
+ * Only one IPMODIFY ops may own a function (seed 001): may ops have
+ * these hashes? Like Linux's __ftrace_hash_update_ipmodify, only the
+ * functions they add are checked, so an ops can change its own filter.
+ */
 static int ftrace_hash_ipmodify_check(struct ftrace_ops *ops,
-				      const struct ftrace_hash *filter)
+				      const struct ftrace_hash *filter,
+				      const struct ftrace_hash *notrace_hash)
 {
+	struct ipmodify_check c = { ops, notrace_hash };
 	int busy;
 
 	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		return 0;
 	if (ftrace_hash_empty(filter))
-		busy = ftrace_for_each_rec(ipmodify_conflict_rec, ops);
+		busy = ftrace_for_each_rec(ipmodify_conflict_rec, &c);
 	else
-		busy = ftrace_hash_for_each(filter, ipmodify_conflict, ops);
+		busy = ftrace_hash_for_each(filter, ipmodify_conflict, &c);
 	return busy ? -EBUSY : 0;
 }
 
@@ -610,7 +633,7 @@ static int ftrace_startup(struct ftrace_ops *ops, int command)
 		return -EINVAL;
 	ftrace_ops_init(ops);
 	h = ops->func_hash;
-	ret = ftrace_hash_ipmodify_check(ops, h->filter_hash);
+	ret = ftrace_hash_ipmodify_check(ops, h->filter_hash, h->notrace_hash);
 	if (ret)
 		return ret;
 	add_ftrace_ops(ops);
@@ -759,7 +782,8 @@ static bool hash_in_use(struct ftrace_ops_hash *h)
 }
 
 static int ipmodify_check_users(struct ftrace_ops_hash *h,
-				const struct ftrace_hash *filter)
+				const struct ftrace_hash *filter,
+				const struct ftrace_hash *notrace_hash)
 {
 	struct ftrace_ops *op;
 	int ret = 0;
@@ -767,7 +791,8 @@ static int ipmodify_check_users(struct ftrace_ops_hash *h,
 	for (op = ftrace_ops_list; op != &ftrace_list_end && !ret;
 	     op = op->next)
 		if (op->func_hash == h)
-			ret = ftrace_hash_ipmodify_check(op, filter);
+			ret = ftrace_hash_ipmodify_check(op, filter,
+							 notrace_hash);
 	return ret;
 }
 
@@ -794,7 +819,7 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 					   bool filter)
 {
 	struct ftrace_ops_hash *h = ops->func_hash;
-	struct ftrace_hash *old = *dst;
+	struct ftrace_hash *old = *dst, *new_filter, *new_notrace;
 	struct ftrace_update u = { 0 };
 	int ret;
 
@@ -803,14 +828,13 @@ static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 		free_ftrace_hash(old);
 		return 0;
 	}
-	if (filter) {
-		ret = ipmodify_check_users(h, hash);
-		if (ret)
-			return ret;
-	}
+	new_filter = filter ? hash : h->filter_hash;
+	new_notrace = filter ? h->notrace_hash : hash;
+	ret = ipmodify_check_users(h, new_filter, new_notrace);
+	if (ret)
+		return ret;
 	rec_update_users(h, h->filter_hash, h->notrace_hash, false);
-	rec_update_users(h, filter ? hash : h->filter_hash,
-			 filter ? h->notrace_hash : hash, true);
+	rec_update_users(h, new_filter, new_notrace, true);
 	u.command = FTRACE_UPDATE_CALLS;
 	if (ftrace_trace_function != ftrace_ops_list_func)
 		u.command |= FTRACE_UPDATE_TRACE_FUNC;

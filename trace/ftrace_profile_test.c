@@ -134,7 +134,7 @@ static void profile_irqs_not_lost(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, w.counted, w.irqs);
 }
 
-SELFTEST_SUITE(function_profiler,
+SELFTEST_SUITE_INIT(function_profiler, tracing_selftest_need_defaults,
 	KUNIT_CASE(profile_fib_177_hits),
 	KUNIT_CASE(profile_reset_on_enable),
 	KUNIT_CASE(profile_one_graph_user),

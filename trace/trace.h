@@ -335,6 +335,10 @@ void stack_trace_copy(struct stack_trace_copy *c);
 void stack_trace_set_max(unsigned long size);
 void stack_trace_init(struct inode *dir);
 
+/* trace_selftest.c: a selftest suite's init that skips while tracing */
+struct kunit;
+void tracing_selftest_need_defaults(struct kunit *t);
+
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);

@@ -409,7 +409,7 @@ static void graph_test_cost(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, traced - base <= 500);
 }
 
-SELFTEST_SUITE(function_graph,
+SELFTEST_SUITE_INIT(function_graph, tracing_selftest_need_defaults,
 	       KUNIT_CASE(graph_test_cost),
 	       KUNIT_CASE(graph_test_fib_177),
 	       KUNIT_CASE(graph_test_max_depth),

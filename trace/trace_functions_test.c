@@ -304,7 +304,7 @@ static void fn_test_cost(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, off - base <= 60);
 }
 
-SELFTEST_SUITE(function_tracer,
+SELFTEST_SUITE_INIT(function_tracer, tracing_selftest_need_defaults,
 	       KUNIT_CASE(fn_test_cost),
 	       KUNIT_CASE(fn_test_fib_177),
 	       KUNIT_CASE(fn_test_tracing_off),

@@ -125,7 +125,7 @@ static void stack_filter_limits(struct kunit *t)
 	kfree(c);
 }
 
-SELFTEST_SUITE(stack_tracer,
+SELFTEST_SUITE_INIT(stack_tracer, tracing_selftest_need_defaults,
 	KUNIT_CASE(stack_depth_of_recursion),
 	KUNIT_CASE(stack_max_is_a_threshold),
 	KUNIT_CASE(stack_filter_limits),

@@ -262,6 +262,6 @@ static void every_operation(struct kunit *t)
 		       injected - start);
 }
 
-SELFTEST_SUITE(tracefs_nomem,
+SELFTEST_SUITE_INIT(tracefs_nomem, tracing_selftest_need_defaults,
 	KUNIT_CASE(every_operation),
 );

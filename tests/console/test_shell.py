@@ -247,6 +247,13 @@ def test_uptime(k):
     assert 1 <= elapsed < 5, elapsed
 
 
+def test_bench_bad_arguments(k):
+    # Refused before measuring anything: no `bench:` figures printed.
+    k.check(k.run('bench nosuch'), 'bench: nosuch: no such benchmark\n')
+    k.check(k.run('bench smp 2'), 'usage: bench [smp]\n')
+    k.check(k.run('echo still here'), 'still here\n')
+
+
 def test_cpus(k):
     lines = k.run('cpus').splitlines()
     assert lines[0].split() == ['CPU', 'HART', 'ONLINE', 'TICKS', 'IRQS',
