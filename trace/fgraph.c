@@ -7,7 +7,9 @@
  * the real address back. Both optional checks of seed 004 are here: the
  * frame pointer seen at entry must be the one seen at return, and each
  * entry records where the return address lives (retp) so a backtrace
- * through hooked frames can show the real callers.
+ * through hooked frames can show the real callers. Other ftrace users'
+ * sites reach the entry too: it then checks the graph's own hashes
+ * (ftrace_graph_entry_test).
  */
 #include "kernel.h"
 #include "string.h"
@@ -87,6 +89,50 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 	return 0;
 }
 
+static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
+{
+	(void)trace;
+	return 0;
+}
+
+/*
+ * What every hooked entry calls. Another ops' sites call the
+ * trampoline too, and so ftrace_graph_call: while one is enabled, the
+ * entry must check graph_ops' own filter and notrace hashes first.
+ */
+static trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+
+static int ftrace_graph_entry_test(struct ftrace_graph_ent *trace)
+{
+	if (!ftrace_ops_test(&graph_ops, trace->func))
+		return 0;
+	return graph_ops_current->entryfunc(trace);
+}
+
+/*
+ * Linux's update_function_graph_func: the user's entryfunc directly
+ * (the fast path) while graph_ops is the only enabled ops, so that
+ * every enabled site is one of its own; ftrace_graph_entry_test once
+ * another is. Called inside the stop_machine that changes the sites,
+ * so no hooked entry ever sees a site of another ops with the fast
+ * path still in place.
+ */
+void update_function_graph_func(void)
+{
+	struct ftrace_ops *op;
+	bool alone = true;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op != &graph_ops)
+			alone = false;
+	if (!graph_ops_current)
+		ftrace_graph_entry = ftrace_graph_entry_stub;
+	else if (alone)
+		ftrace_graph_entry = graph_ops_current->entryfunc;
+	else
+		ftrace_graph_entry = ftrace_graph_entry_test;
+}
+
 static __always_inline int function_graph_enter(struct task *t,
 						unsigned long ret,
 						unsigned long func,
@@ -97,7 +143,7 @@ static __always_inline int function_graph_enter(struct task *t,
 
 	if (ftrace_push_return_trace(t, ret, func, frame_pointer, retp))
 		goto out;
-	if (!graph_ops_current->entryfunc(&trace))
+	if (!ftrace_graph_entry(&trace))
 		goto out_ret;
 	return 0;
 out_ret:

@@ -3,10 +3,11 @@
  * Linux's trace_selftest_startup_function_graph: entries and returns
  * balance for a known call tree, durations nest, a recursion deeper
  * than the ret_stack overruns cleanly, graph and function callbacks
- * share sites, a backtrace through hooked frames names the real
- * callers, and a ret_stack goes back once graph tracing stopped and its
- * hooked frames returned. A watchdog stops graph tracing if a test runs
- * away.
+ * share sites, the graph ops' own filter and notrace hashes hold where
+ * another ops enabled more sites, a backtrace through hooked frames
+ * names the real callers, and a ret_stack goes back once graph tracing
+ * stopped and its hooked frames returned. A watchdog stops graph tracing if a
+ * test runs away.
  */
 #include "kernel.h"
 #include "string.h"
@@ -165,6 +166,48 @@ static void graph_with_function(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, function_calls, 50);
 }
 
+/*
+ * Another ops enables sites that the graph ops' own hashes leave out:
+ * its entry must still see none of them (Linux's
+ * ftrace_graph_entry_test), whether the filter or notrace leaves them out.
+ */
+static void filter_beside_other_ops(struct kunit *t)
+{
+	struct ftrace_ops other = { .func = count_function, .name = "other" };
+	struct ftrace_ops graph_hashes = { .name = "graph hashes" };
+	struct fgraph_ops gops = { count_entry, count_return, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&other, "ftrace_test_fib", 15, 1);
+	ftrace_set_filter(&graph_hashes, "ftrace_test_target1", 19, 1);
+	gops.func_hash = graph_hashes.func_hash;
+	function_calls = 0;
+	reset_counts(ftrace_test_target1);
+	register_ftrace_graph(&gops);
+	register_ftrace_function(&other);
+	ftrace_test_fib(4);
+	ftrace_test_target1(1);
+	unregister_ftrace_function(&other);
+	unregister_ftrace_graph(&gops);
+	KUNIT_EXPECT_EQ(t, function_calls, 9);
+	KUNIT_EXPECT_EQ(t, entries, 1);
+	KUNIT_EXPECT_EQ(t, entries_seen, 1);
+
+	ftrace_set_filter(&graph_hashes, NULL, 0, 1);
+	ftrace_set_notrace(&graph_hashes, "ftrace_test_fib", 15, 1);
+	reset_counts(ftrace_test_fib);
+	register_ftrace_function(&other);
+	register_ftrace_graph(&gops);
+	ftrace_test_fib(4);
+	unregister_ftrace_graph(&gops);
+	unregister_ftrace_function(&other);
+	ftrace_free_ops_hashes(&graph_hashes);
+	ftrace_free_ops_hashes(&other);
+	KUNIT_EXPECT_EQ(t, function_calls, 18);
+	KUNIT_EXPECT_EQ(t, entries, 0);
+}
+
 static bool trace_has(const unsigned long *ras, int n, void *func)
 {
 	unsigned long size, off, start = (unsigned long)func;
@@ -237,6 +280,7 @@ SELFTEST_SUITE(fgraph,
 	KUNIT_CASE(stop_under_hooked_frame),
 	KUNIT_CASE(deep_recursion_overruns),
 	KUNIT_CASE(graph_with_function),
+	KUNIT_CASE(filter_beside_other_ops),
 	KUNIT_CASE(backtrace_through_hooks),
 	KUNIT_CASE(watchdog_stops_runaway),
 );
