@@ -9,7 +9,8 @@
  * entry records where the return address lives (retp) so a backtrace
  * through hooked frames can show the real callers. Other ftrace users'
  * sites reach the entry too: it then checks the graph's own hashes
- * (ftrace_graph_entry_test).
+ * (ftrace_graph_entry_test), and returns run non-preemptible as entries
+ * do.
  */
 #include "kernel.h"
 #include "string.h"
@@ -217,7 +218,10 @@ static noinline void ret_stack_done(struct task *t)
 }
 
 /*
- * return_to_handler comes here for the real return address. The depth
+ * return_to_handler comes here for the real return address. The
+ * callback runs non-preemptible, as include/ftrace.h promises and as
+ * the entry's does in the trampoline: unregister_ftrace_graph's
+ * stop_machine then also waits out every return in progress. The depth
  * goes down at the pop: an interrupt before the callback has written
  * the return is drawn at the returning function's level (as in Linux;
  * at entry, one between the push and the write is drawn a level deeper,
@@ -227,12 +231,20 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
 	struct task *t = current;
 	struct ftrace_graph_ret trace;
+	struct fgraph_ops *gops;
 	unsigned long ret;
 
 	ftrace_pop_return_trace(t, &trace, &ret, frame_pointer);
 	trace.rettime = fgraph_clock();
-	if (graph_ops_current)
-		graph_ops_current->retfunc(&trace);
+	t->preempt_count++;
+	barrier();
+	gops = READ_ONCE(graph_ops_current);
+	if (gops)
+		gops->retfunc(&trace);
+	barrier();
+	/* As the trampoline's PREEMPT_ENABLE: reschedule untraced. */
+	if (!--t->preempt_count && unlikely(this_cpu()->need_resched))
+		preempt_schedule_notrace();
 	/* Only now free the slot: the callback may itself be traced. */
 	barrier();
 	if (unlikely(--t->curr_ret_stack < 0 && !ftrace_graph_active))

@@ -4,9 +4,10 @@
  * balance for a known call tree, durations nest, a recursion deeper
  * than the ret_stack overruns cleanly, graph and function callbacks
  * share sites, the graph ops' own filter and notrace hashes hold where
- * another ops enabled more sites, a backtrace through hooked frames
- * names the real callers, and a ret_stack goes back once graph tracing
- * stopped and its hooked frames returned. A watchdog stops graph tracing if a
+ * another ops enabled more sites, callbacks run non-preemptible, a
+ * backtrace through hooked frames names the real callers, and a
+ * ret_stack goes back once graph tracing stopped and its hooked frames
+ * returned. A watchdog stops graph tracing if a
  * test runs away.
  */
 #include "kernel.h"
@@ -208,6 +209,43 @@ static void filter_beside_other_ops(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, entries, 0);
 }
 
+static unsigned long preemptible_callbacks;
+
+static int entry_in_preemptible(struct ftrace_graph_ent *trace)
+{
+	if (trace->func != want_func)
+		return 0;
+	entries++;
+	preemptible_callbacks += !current->preempt_count;
+	return 1;
+}
+
+static void return_in_preemptible(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+	returns++;
+	preemptible_callbacks += !current->preempt_count;
+}
+
+/* include/ftrace.h: every callback runs non-preemptible, returns too. */
+static void callbacks_not_preemptible(struct kunit *t)
+{
+	struct fgraph_ops gops = { entry_in_preemptible,
+				   return_in_preemptible, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_fib);
+	preemptible_callbacks = 0;
+	KUNIT_EXPECT_EQ(t, current->preempt_count, 0);
+	register_ftrace_graph(&gops);
+	ftrace_test_fib(4);
+	unregister_ftrace_graph(&gops);
+	KUNIT_EXPECT_EQ(t, entries, 9);
+	KUNIT_EXPECT_EQ(t, returns, 9);
+	KUNIT_EXPECT_EQ(t, preemptible_callbacks, 0);
+}
+
 static bool trace_has(const unsigned long *ras, int n, void *func)
 {
 	unsigned long size, off, start = (unsigned long)func;
@@ -281,6 +319,7 @@ SELFTEST_SUITE(fgraph,
 	KUNIT_CASE(deep_recursion_overruns),
 	KUNIT_CASE(graph_with_function),
 	KUNIT_CASE(filter_beside_other_ops),
+	KUNIT_CASE(callbacks_not_preemptible),
 	KUNIT_CASE(backtrace_through_hooks),
 	KUNIT_CASE(watchdog_stops_runaway),
 );
