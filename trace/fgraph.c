@@ -254,19 +254,48 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 
 /*
  * HAVE_FUNCTION_GRAPH_RET_ADDR_PTR: an unwinder that finds
- * return_to_handler at retp asks here for the address it replaced.
+ * return_to_handler at retp asks here for the address it replaced. A
+ * function that tail-calls another leaves both hooked with one retp,
+ * the second holding return_to_handler as its return: the real one is
+ * the first's (as Linux's ftrace_graph_ret_addr looks past them).
  */
 unsigned long ftrace_graph_ret_addr(struct task *task, unsigned long ret,
 				    unsigned long *retp)
 {
+	unsigned long handler = (unsigned long)return_to_handler;
 	int i;
 
-	if (ret != (unsigned long)return_to_handler || !task->ret_stack)
+	if (ret != handler || !task->ret_stack)
 		return ret;
 	for (i = task->curr_ret_stack; i >= 0; i--)
-		if (task->ret_stack[i].retp == retp)
+		if (task->ret_stack[i].retp == retp &&
+		    task->ret_stack[i].ret != handler)
 			return task->ret_stack[i].ret;
 	return ret;
+}
+
+/*
+ * One step of a frame-pointer unwind of the current task: the return
+ * address of the frame record at fp, the real one where it is hooked.
+ * A hooked return lives where the prologue saved ra, fp - 8, but for
+ * ftrace_caller's record of a traced function's caller: that prologue
+ * has not run yet, the trampoline holds ra, and a hook that replaced
+ * it already (in a function that tail-called this one) recorded the
+ * slot the prologue will use, the traced function's entry sp - 8. The
+ * record before it returns to the traced function's resume pc (its
+ * site + MCOUNT_INSN_SIZE): *next_retp carries the slot from that one
+ * to the next. Start it at NULL.
+ */
+unsigned long ftrace_graph_frame_ret(unsigned long fp,
+				    unsigned long **next_retp)
+{
+	unsigned long *frame = (unsigned long *)fp;
+	unsigned long *retp = *next_retp ? *next_retp : &frame[-1];
+	unsigned long ra = frame[-1];
+
+	*next_retp = ftrace_lookup_ip(ra - MCOUNT_INSN_SIZE) ?
+		     (unsigned long *)ftrace_traced_entry_sp(fp) - 1 : NULL;
+	return ftrace_graph_ret_addr(current, ra, retp);
 }
 
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx)

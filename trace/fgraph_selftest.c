@@ -5,9 +5,9 @@
  * than the ret_stack overruns cleanly, graph and function callbacks
  * share sites, the graph ops' own filter and notrace hashes hold where
  * another ops enabled more sites, callbacks run non-preemptible, a
- * backtrace through hooked frames names the real callers, and a
- * ret_stack goes back once graph tracing stopped and its hooked frames
- * returned. A watchdog stops graph tracing if a
+ * backtrace through hooked frames (tail calls and trampolines too) names
+ * the real callers, and a ret_stack goes back once graph tracing stopped
+ * and its hooked frames returned. A watchdog stops graph tracing if a
  * test runs away.
  */
 #include "kernel.h"
@@ -18,6 +18,7 @@
 #include "kallsyms.h"
 #include "trace_targets.h"
 #include "printk.h"
+#include "mm.h"
 
 #define WATCHDOG_ENTRIES	1000000
 
@@ -278,6 +279,98 @@ static void backtrace_through_hooks(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, trace_has(ras, 16, backtrace_through_hooks));
 }
 
+static unsigned long tail_caller_site;
+static unsigned long ras_inside[16], ras_at_site[16];
+static bool tail_call_shares_retp;
+
+static int hook_tail_chain(struct ftrace_graph_ent *trace)
+{
+	return trace->func == want_func || trace->func == tail_caller_site;
+}
+
+/* The return addresses a frame-pointer unwind from here finds. */
+static noinline void walk_frames(unsigned long *ras, int max)
+{
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned long *next_retp = NULL;
+	int i;
+
+	for (i = 0; i < max && !(fp & 7) && kernel_stack_addr(fp - 16); i++) {
+		unsigned long next = ((unsigned long *)fp)[-2];
+
+		ras[i] = ftrace_graph_frame_ret(fp, &next_retp);
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+}
+
+/* ftrace_test_call's callback, at its site. */
+static void walk_at_site(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+	walk_frames(ras_at_site, ARRAY_SIZE(ras_at_site));
+}
+
+/* What ftrace_test_call calls: under both hooked frames. */
+static long walk_inside(long a)
+{
+	struct ftrace_ret_stack *callee, *caller;
+
+	callee = ftrace_graph_get_ret_stack(current, 0);
+	caller = ftrace_graph_get_ret_stack(current, 1);
+	tail_call_shares_retp = callee && caller &&
+				callee->retp == caller->retp;
+	walk_frames(ras_inside, ARRAY_SIZE(ras_inside));
+	return a;
+}
+
+static int count_hooks(const unsigned long *ras, int n)
+{
+	int i, hooks = 0;
+
+	for (i = 0; i < n; i++)
+		hooks += ras[i] == (unsigned long)return_to_handler;
+	return hooks;
+}
+
+/*
+ * A hooked function tail-calls another: the second hooks the first's
+ * return_to_handler, both in one frame slot. An unwind under the two,
+ * and one from a callback at the second's site (where the trampoline
+ * holds ra), must name the first's real caller, this function.
+ */
+static void backtrace_through_tail_call(struct kunit *t)
+{
+	struct ftrace_ops ops = { .func = walk_at_site, .name = "walk" };
+	struct fgraph_ops gops = { hook_tail_chain, count_return, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	memset(ras_inside, 0, sizeof(ras_inside));
+	memset(ras_at_site, 0, sizeof(ras_at_site));
+	reset_counts(ftrace_test_call);
+	tail_caller_site =
+		ftrace_location((unsigned long)ftrace_test_tail_call);
+	ftrace_set_filter(&ops, "ftrace_test_call", 16, 1);
+	register_ftrace_graph(&gops);
+	register_ftrace_function(&ops);
+	KUNIT_EXPECT_EQ(t, ftrace_test_tail_call(walk_inside, 5), 5);
+	unregister_ftrace_function(&ops);
+	unregister_ftrace_graph(&gops);
+	ftrace_free_ops_hashes(&ops);
+	KUNIT_EXPECT_EQ(t, returns, 2);
+	KUNIT_EXPECT_TRUE(t, tail_call_shares_retp);
+	KUNIT_EXPECT_EQ(t, count_hooks(ras_inside, 16), 0);
+	KUNIT_EXPECT_EQ(t, count_hooks(ras_at_site, 16), 0);
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_inside, 16, ftrace_test_call));
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_inside, 16,
+				       backtrace_through_tail_call));
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_at_site, 16,
+				       backtrace_through_tail_call));
+}
+
 static void watchdog_stops_runaway(struct kunit *t)
 {
 	if (!ftrace_nr_records())
@@ -321,5 +414,6 @@ SELFTEST_SUITE(fgraph,
 	KUNIT_CASE(filter_beside_other_ops),
 	KUNIT_CASE(callbacks_not_preemptible),
 	KUNIT_CASE(backtrace_through_hooks),
+	KUNIT_CASE(backtrace_through_tail_call),
 	KUNIT_CASE(watchdog_stops_runaway),
 );

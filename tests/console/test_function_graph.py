@@ -3,8 +3,8 @@ held against Linux 6.1's output (shared/reference/linux-6.1: 02, 03, e,
 e2, f1-f4, g1-g4, h1, h2, m4, n): call trees drawn as a reader would,
 the graph filters, max_graph_depth, tracing_thresh, each funcgraph
 option, the interrupt markers, an unfiltered SMP run whose every return
-has its entry, the filters beside other ftrace users, and the
-frame-pointer test's panic."""
+has its entry, the filters beside other ftrace users, stack traces
+under the graph, and the frame-pointer test's panic."""
 
 import re
 
@@ -520,6 +520,46 @@ def test_notrace_holds_beside_the_stack_tracer(k):
     assert 'fib_main' in names, names
     k.check(f"fib drawn {names.count('fib')} times", 'fib drawn 0 times')
     reset_graph(k)
+
+
+def stack_traces(out):
+    """The <stack trace> events of a trace, each a list of functions."""
+    traces = []
+    for line in out.splitlines():
+        if line.endswith('<stack trace>'):
+            traces.append([])
+        elif line.startswith(' => ') and traces:
+            traces[-1].append(line[4:])
+    return traces
+
+
+def test_stack_traces_name_real_callers(k):
+    """A stack trace under function_graph shows the real callers, never
+    return_to_handler: sh_write tail-calls its out-of-line part, both
+    hooked, so the part's caller is cmd_echo. The stacktrace probe and
+    the stack tracer, both unwinding from the part's site, agree."""
+    reset_graph(k)
+    write(k, 'current_tracer', 'function_graph')
+    write(k, 'set_ftrace_filter', "'sh_write*:stacktrace'", append=True)
+    write(k, 'stack_trace_filter', "'sh_write*'")
+    write(k, 'stack_max_size', '0')
+    k.run(f'echo 1 > {STACK_TRACER}')
+    write(k, 'trace', '')
+    k.check(k.run('echo hi'), 'hi\n')
+    write(k, 'tracing_on', '0')
+    k.run(f'echo 0 > {STACK_TRACER}')
+    traces = stack_traces(cat(k, 'trace'))
+    table = cat(k, 'stack_trace')
+    write(k, 'stack_trace_filter', '')
+    write(k, 'stack_max_size', '0')
+    write(k, 'set_ftrace_filter', "'!sh_write*:stacktrace'", append=True)
+    reset_graph(k)
+    assert traces, 'no stack trace'
+    k.check(repr([t[:2] for t in traces]),
+            repr([[t[0], 'cmd_echo'] for t in traces]))
+    assert 'return_to_handler' not in repr(traces), traces
+    assert 'return_to_handler' not in table, table
+    assert 'cmd_echo' in table, table
 
 
 def test_frame_pointer_panic(k):
