@@ -246,6 +246,9 @@ void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 unsigned long ftrace_return_to_handler(unsigned long frame_pointer);
 unsigned long ftrace_graph_ret_addr(struct task *task, unsigned long ret,
 				    unsigned long *retp);
+unsigned long ftrace_graph_frame_ret(unsigned long fp,
+				    unsigned long **next_retp);
+void update_function_graph_func(void);
 extern bool ftrace_graph_active;
 
 #endif

@@ -15,6 +15,7 @@ long ftrace_test_replacement(long a);
 long bench_target(long a);
 long ftrace_test_fib(long n);
 long ftrace_test_call(long (*fn)(long), long a);
+long ftrace_test_tail_call(long (*fn)(long), long a);
 long ftrace_test_deep(long n);
 long ftrace_test_bad_frame(long delta);
 long ftrace_test_backtrace(long n, unsigned long *ras, int max);

@@ -89,9 +89,13 @@ static void print_return_address(unsigned long ra)
 		console_printf("[<%016lx>] 0x%lx\n", ra, ra);
 }
 
-/* Walk s0 frame records: ra at fp-8, the caller's fp at fp-16. */
+/*
+ * Walk s0 frame records: ra at fp-8, the caller's fp at fp-16; the
+ * real caller where function_graph hooked the return.
+ */
 void dump_backtrace(unsigned long fp, unsigned long pc)
 {
+	unsigned long *next_retp = NULL;
 	int depth;
 
 	console_printf("Call Trace:\n");
@@ -101,9 +105,8 @@ void dump_backtrace(unsigned long fp, unsigned long pc)
 
 		if (fp & 7 || !kernel_stack_addr(fp - 16))
 			break;
-		ra = ((unsigned long *)fp)[-1];
+		ra = ftrace_graph_frame_ret(fp, &next_retp);
 		next = ((unsigned long *)fp)[-2];
-		ra = ftrace_graph_ret_addr(current, ra, (unsigned long *)fp - 1);
 		print_return_address(ra);
 		if (next <= fp)
 			break;

@@ -67,6 +67,16 @@ TARGET long ftrace_test_call(long (*fn)(long), long a)
 }
 
 /*
+ * A sibling call of ftrace_test_call: GCC jumps to it from this frame's
+ * exit, so both are entered with one sp and, when function_graph hooks
+ * both, the second hooks the first's return_to_handler.
+ */
+TARGET long ftrace_test_tail_call(long (*fn)(long), long a)
+{
+	return ftrace_test_call(fn, a);
+}
+
+/*
  * Returns with its caller's frame pointer moved by delta, as a stack
  * overwrite would: fgraph's frame-pointer test must catch it. Not a
  * leaf, so its frame record is the usual {s0 at fp - 16, ra at fp - 8}.
@@ -89,17 +99,15 @@ TARGET long ftrace_test_deep(long n)
 /* n levels down, record the return addresses a backtrace finds. */
 TARGET long ftrace_test_backtrace(long n, unsigned long *ras, int max)
 {
-	unsigned long fp;
+	unsigned long fp, *next_retp = NULL;
 	int i;
 
 	if (n)
 		return KEEP_CALL(ftrace_test_backtrace(n - 1, ras, max)) + 1;
 	fp = (unsigned long)__builtin_frame_address(0);
 	for (i = 0; i < max && fp; i++) {
-		unsigned long *frame = (unsigned long *)fp;
-
-		ras[i] = ftrace_graph_ret_addr(current, frame[-1], &frame[-1]);
-		fp = frame[-2];
+		ras[i] = ftrace_graph_frame_ret(fp, &next_retp);
+		fp = ((unsigned long *)fp)[-2];
 	}
 	return 0;
 }

@@ -7,7 +7,10 @@
  * the real address back. Both optional checks of seed 004 are here: the
  * frame pointer seen at entry must be the one seen at return, and each
  * entry records where the return address lives (retp) so a backtrace
- * through hooked frames can show the real callers.
+ * through hooked frames can show the real callers. Other ftrace users'
+ * sites reach the entry too: it then checks the graph's own hashes
+ * (ftrace_graph_entry_test), and returns run non-preemptible as entries
+ * do.
  */
 #include "kernel.h"
 #include "string.h"
@@ -87,6 +90,50 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 	return 0;
 }
 
+static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
+{
+	(void)trace;
+	return 0;
+}
+
+/*
+ * What every hooked entry calls. Another ops' sites call the
+ * trampoline too, and so ftrace_graph_call: while one is enabled, the
+ * entry must check graph_ops' own filter and notrace hashes first.
+ */
+static trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+
+static int ftrace_graph_entry_test(struct ftrace_graph_ent *trace)
+{
+	if (!ftrace_ops_test(&graph_ops, trace->func))
+		return 0;
+	return graph_ops_current->entryfunc(trace);
+}
+
+/*
+ * Linux's update_function_graph_func: the user's entryfunc directly
+ * (the fast path) while graph_ops is the only enabled ops, so that
+ * every enabled site is one of its own; ftrace_graph_entry_test once
+ * another is. Called inside the stop_machine that changes the sites,
+ * so no hooked entry ever sees a site of another ops with the fast
+ * path still in place.
+ */
+void update_function_graph_func(void)
+{
+	struct ftrace_ops *op;
+	bool alone = true;
+
+	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+		if (op != &graph_ops)
+			alone = false;
+	if (!graph_ops_current)
+		ftrace_graph_entry = ftrace_graph_entry_stub;
+	else if (alone)
+		ftrace_graph_entry = graph_ops_current->entryfunc;
+	else
+		ftrace_graph_entry = ftrace_graph_entry_test;
+}
+
 static __always_inline int function_graph_enter(struct task *t,
 						unsigned long ret,
 						unsigned long func,
@@ -97,7 +144,7 @@ static __always_inline int function_graph_enter(struct task *t,
 
 	if (ftrace_push_return_trace(t, ret, func, frame_pointer, retp))
 		goto out;
-	if (!graph_ops_current->entryfunc(&trace))
+	if (!ftrace_graph_entry(&trace))
 		goto out_ret;
 	return 0;
 out_ret:
@@ -171,7 +218,10 @@ static noinline void ret_stack_done(struct task *t)
 }
 
 /*
- * return_to_handler comes here for the real return address. The depth
+ * return_to_handler comes here for the real return address. The
+ * callback runs non-preemptible, as include/ftrace.h promises and as
+ * the entry's does in the trampoline: unregister_ftrace_graph's
+ * stop_machine then also waits out every return in progress. The depth
  * goes down at the pop: an interrupt before the callback has written
  * the return is drawn at the returning function's level (as in Linux;
  * at entry, one between the push and the write is drawn a level deeper,
@@ -181,12 +231,20 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
 	struct task *t = current;
 	struct ftrace_graph_ret trace;
+	struct fgraph_ops *gops;
 	unsigned long ret;
 
 	ftrace_pop_return_trace(t, &trace, &ret, frame_pointer);
 	trace.rettime = fgraph_clock();
-	if (graph_ops_current)
-		graph_ops_current->retfunc(&trace);
+	t->preempt_count++;
+	barrier();
+	gops = READ_ONCE(graph_ops_current);
+	if (gops)
+		gops->retfunc(&trace);
+	barrier();
+	/* As the trampoline's PREEMPT_ENABLE: reschedule untraced. */
+	if (!--t->preempt_count && unlikely(this_cpu()->need_resched))
+		preempt_schedule_notrace();
 	/* Only now free the slot: the callback may itself be traced. */
 	barrier();
 	if (unlikely(--t->curr_ret_stack < 0 && !ftrace_graph_active))
@@ -196,19 +254,48 @@ unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 
 /*
  * HAVE_FUNCTION_GRAPH_RET_ADDR_PTR: an unwinder that finds
- * return_to_handler at retp asks here for the address it replaced.
+ * return_to_handler at retp asks here for the address it replaced. A
+ * function that tail-calls another leaves both hooked with one retp,
+ * the second holding return_to_handler as its return: the real one is
+ * the first's (as Linux's ftrace_graph_ret_addr looks past them).
  */
 unsigned long ftrace_graph_ret_addr(struct task *task, unsigned long ret,
 				    unsigned long *retp)
 {
+	unsigned long handler = (unsigned long)return_to_handler;
 	int i;
 
-	if (ret != (unsigned long)return_to_handler || !task->ret_stack)
+	if (ret != handler || !task->ret_stack)
 		return ret;
 	for (i = task->curr_ret_stack; i >= 0; i--)
-		if (task->ret_stack[i].retp == retp)
+		if (task->ret_stack[i].retp == retp &&
+		    task->ret_stack[i].ret != handler)
 			return task->ret_stack[i].ret;
 	return ret;
+}
+
+/*
+ * One step of a frame-pointer unwind of the current task: the return
+ * address of the frame record at fp, the real one where it is hooked.
+ * A hooked return lives where the prologue saved ra, fp - 8, but for
+ * ftrace_caller's record of a traced function's caller: that prologue
+ * has not run yet, the trampoline holds ra, and a hook that replaced
+ * it already (in a function that tail-called this one) recorded the
+ * slot the prologue will use, the traced function's entry sp - 8. The
+ * record before it returns to the traced function's resume pc (its
+ * site + MCOUNT_INSN_SIZE): *next_retp carries the slot from that one
+ * to the next. Start it at NULL.
+ */
+unsigned long ftrace_graph_frame_ret(unsigned long fp,
+				    unsigned long **next_retp)
+{
+	unsigned long *frame = (unsigned long *)fp;
+	unsigned long *retp = *next_retp ? *next_retp : &frame[-1];
+	unsigned long ra = frame[-1];
+
+	*next_retp = ftrace_lookup_ip(ra - MCOUNT_INSN_SIZE) ?
+		     (unsigned long *)ftrace_traced_entry_sp(fp) - 1 : NULL;
+	return ftrace_graph_ret_addr(current, ra, retp);
 }
 
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx)

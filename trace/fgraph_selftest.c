@@ -3,10 +3,12 @@
  * Linux's trace_selftest_startup_function_graph: entries and returns
  * balance for a known call tree, durations nest, a recursion deeper
  * than the ret_stack overruns cleanly, graph and function callbacks
- * share sites, a backtrace through hooked frames names the real
- * callers, and a ret_stack goes back once graph tracing stopped and its
- * hooked frames returned. A watchdog stops graph tracing if a test runs
- * away.
+ * share sites, the graph ops' own filter and notrace hashes hold where
+ * another ops enabled more sites, callbacks run non-preemptible, a
+ * backtrace through hooked frames (tail calls and trampolines too) names
+ * the real callers, and a ret_stack goes back once graph tracing stopped
+ * and its hooked frames returned. A watchdog stops graph tracing if a
+ * test runs away.
  */
 #include "kernel.h"
 #include "string.h"
@@ -16,6 +18,7 @@
 #include "kallsyms.h"
 #include "trace_targets.h"
 #include "printk.h"
+#include "mm.h"
 
 #define WATCHDOG_ENTRIES	1000000
 
@@ -165,6 +168,85 @@ static void graph_with_function(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, function_calls, 50);
 }
 
+/*
+ * Another ops enables sites that the graph ops' own hashes leave out:
+ * its entry must still see none of them (Linux's
+ * ftrace_graph_entry_test), whether the filter or notrace leaves them out.
+ */
+static void filter_beside_other_ops(struct kunit *t)
+{
+	struct ftrace_ops other = { .func = count_function, .name = "other" };
+	struct ftrace_ops graph_hashes = { .name = "graph hashes" };
+	struct fgraph_ops gops = { count_entry, count_return, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&other, "ftrace_test_fib", 15, 1);
+	ftrace_set_filter(&graph_hashes, "ftrace_test_target1", 19, 1);
+	gops.func_hash = graph_hashes.func_hash;
+	function_calls = 0;
+	reset_counts(ftrace_test_target1);
+	register_ftrace_graph(&gops);
+	register_ftrace_function(&other);
+	ftrace_test_fib(4);
+	ftrace_test_target1(1);
+	unregister_ftrace_function(&other);
+	unregister_ftrace_graph(&gops);
+	KUNIT_EXPECT_EQ(t, function_calls, 9);
+	KUNIT_EXPECT_EQ(t, entries, 1);
+	KUNIT_EXPECT_EQ(t, entries_seen, 1);
+
+	ftrace_set_filter(&graph_hashes, NULL, 0, 1);
+	ftrace_set_notrace(&graph_hashes, "ftrace_test_fib", 15, 1);
+	reset_counts(ftrace_test_fib);
+	register_ftrace_function(&other);
+	register_ftrace_graph(&gops);
+	ftrace_test_fib(4);
+	unregister_ftrace_graph(&gops);
+	unregister_ftrace_function(&other);
+	ftrace_free_ops_hashes(&graph_hashes);
+	ftrace_free_ops_hashes(&other);
+	KUNIT_EXPECT_EQ(t, function_calls, 18);
+	KUNIT_EXPECT_EQ(t, entries, 0);
+}
+
+static unsigned long preemptible_callbacks;
+
+static int entry_in_preemptible(struct ftrace_graph_ent *trace)
+{
+	if (trace->func != want_func)
+		return 0;
+	entries++;
+	preemptible_callbacks += !current->preempt_count;
+	return 1;
+}
+
+static void return_in_preemptible(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+	returns++;
+	preemptible_callbacks += !current->preempt_count;
+}
+
+/* include/ftrace.h: every callback runs non-preemptible, returns too. */
+static void callbacks_not_preemptible(struct kunit *t)
+{
+	struct fgraph_ops gops = { entry_in_preemptible,
+				   return_in_preemptible, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_fib);
+	preemptible_callbacks = 0;
+	KUNIT_EXPECT_EQ(t, current->preempt_count, 0);
+	register_ftrace_graph(&gops);
+	ftrace_test_fib(4);
+	unregister_ftrace_graph(&gops);
+	KUNIT_EXPECT_EQ(t, entries, 9);
+	KUNIT_EXPECT_EQ(t, returns, 9);
+	KUNIT_EXPECT_EQ(t, preemptible_callbacks, 0);
+}
+
 static bool trace_has(const unsigned long *ras, int n, void *func)
 {
 	unsigned long size, off, start = (unsigned long)func;
@@ -195,6 +277,98 @@ static void backtrace_through_hooks(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, hooks, 0);
 	KUNIT_EXPECT_TRUE(t, trace_has(ras, 16, ftrace_test_backtrace));
 	KUNIT_EXPECT_TRUE(t, trace_has(ras, 16, backtrace_through_hooks));
+}
+
+static unsigned long tail_caller_site;
+static unsigned long ras_inside[16], ras_at_site[16];
+static bool tail_call_shares_retp;
+
+static int hook_tail_chain(struct ftrace_graph_ent *trace)
+{
+	return trace->func == want_func || trace->func == tail_caller_site;
+}
+
+/* The return addresses a frame-pointer unwind from here finds. */
+static noinline void walk_frames(unsigned long *ras, int max)
+{
+	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned long *next_retp = NULL;
+	int i;
+
+	for (i = 0; i < max && !(fp & 7) && kernel_stack_addr(fp - 16); i++) {
+		unsigned long next = ((unsigned long *)fp)[-2];
+
+		ras[i] = ftrace_graph_frame_ret(fp, &next_retp);
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+}
+
+/* ftrace_test_call's callback, at its site. */
+static void walk_at_site(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+	walk_frames(ras_at_site, ARRAY_SIZE(ras_at_site));
+}
+
+/* What ftrace_test_call calls: under both hooked frames. */
+static long walk_inside(long a)
+{
+	struct ftrace_ret_stack *callee, *caller;
+
+	callee = ftrace_graph_get_ret_stack(current, 0);
+	caller = ftrace_graph_get_ret_stack(current, 1);
+	tail_call_shares_retp = callee && caller &&
+				callee->retp == caller->retp;
+	walk_frames(ras_inside, ARRAY_SIZE(ras_inside));
+	return a;
+}
+
+static int count_hooks(const unsigned long *ras, int n)
+{
+	int i, hooks = 0;
+
+	for (i = 0; i < n; i++)
+		hooks += ras[i] == (unsigned long)return_to_handler;
+	return hooks;
+}
+
+/*
+ * A hooked function tail-calls another: the second hooks the first's
+ * return_to_handler, both in one frame slot. An unwind under the two,
+ * and one from a callback at the second's site (where the trampoline
+ * holds ra), must name the first's real caller, this function.
+ */
+static void backtrace_through_tail_call(struct kunit *t)
+{
+	struct ftrace_ops ops = { .func = walk_at_site, .name = "walk" };
+	struct fgraph_ops gops = { hook_tail_chain, count_return, NULL };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	memset(ras_inside, 0, sizeof(ras_inside));
+	memset(ras_at_site, 0, sizeof(ras_at_site));
+	reset_counts(ftrace_test_call);
+	tail_caller_site =
+		ftrace_location((unsigned long)ftrace_test_tail_call);
+	ftrace_set_filter(&ops, "ftrace_test_call", 16, 1);
+	register_ftrace_graph(&gops);
+	register_ftrace_function(&ops);
+	KUNIT_EXPECT_EQ(t, ftrace_test_tail_call(walk_inside, 5), 5);
+	unregister_ftrace_function(&ops);
+	unregister_ftrace_graph(&gops);
+	ftrace_free_ops_hashes(&ops);
+	KUNIT_EXPECT_EQ(t, returns, 2);
+	KUNIT_EXPECT_TRUE(t, tail_call_shares_retp);
+	KUNIT_EXPECT_EQ(t, count_hooks(ras_inside, 16), 0);
+	KUNIT_EXPECT_EQ(t, count_hooks(ras_at_site, 16), 0);
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_inside, 16, ftrace_test_call));
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_inside, 16,
+				       backtrace_through_tail_call));
+	KUNIT_EXPECT_TRUE(t, trace_has(ras_at_site, 16,
+				       backtrace_through_tail_call));
 }
 
 static void watchdog_stops_runaway(struct kunit *t)
@@ -247,6 +421,9 @@ SELFTEST_SUITE_INIT(fgraph, fgraph_suite_init,
 	KUNIT_CASE(stop_under_hooked_frame),
 	KUNIT_CASE(deep_recursion_overruns),
 	KUNIT_CASE(graph_with_function),
+	KUNIT_CASE(filter_beside_other_ops),
+	KUNIT_CASE(callbacks_not_preemptible),
 	KUNIT_CASE(backtrace_through_hooks),
+	KUNIT_CASE(backtrace_through_tail_call),
 	KUNIT_CASE(watchdog_stops_runaway),
 );

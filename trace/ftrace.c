@@ -529,12 +529,14 @@ static void check_arch(int ret, const char *what)
  * which tests every ops' hashes per ip; only then do sites change (and a
  * new filter takes effect); only then does ftrace_call go to the final
  * function. So no callback ever sees an ip outside its filter, at any
- * point of the update.
+ * point of the update. Nor does fgraph's entry, which every enabled
+ * site reaches: it starts or stops checking its own hashes here.
  */
 static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 {
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
+	update_function_graph_func();
 	if (update)
 		check_arch(ftrace_update_ftrace_func(ftrace_ops_list_func),
 			   "ftrace_call");

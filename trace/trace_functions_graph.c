@@ -210,22 +210,21 @@ graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 }
 
 /*
- * Returns run with preemption on (return_to_handler is no trampoline):
- * interrupts go off for the write, as in Linux.
+ * ftrace_return_to_handler raised preempt_count by one around the
+ * callback, as the trampoline does at entry: the depth shown is the
+ * traced code's, and the write needs nothing more.
  */
 static __always_inline void graph_record_return(struct task *t,
 						struct ftrace_graph_ret *trace)
 {
 	struct ftrace_graph_ret_entry entry = {
-		.ent.ctx = __tracing_gen_ctx_dec(t, 0) | TRACE_GRAPH_RET,
+		.ent.ctx = __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
 		.func = trace->func,
 		.depth = trace->depth,
 		.duration = trace->rettime - trace->calltime,
 	};
-	unsigned long flags = local_irq_save();
 
 	ring_buffer_write(graph_array->buffer, sizeof(entry), &entry);
-	local_irq_restore(flags);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */

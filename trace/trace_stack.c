@@ -98,6 +98,9 @@ static void add_row(unsigned int *n, unsigned long ra, unsigned long depth)
  * The chain above the traced function: its caller (parent_ip, called
  * at entry_sp), then each frame record from the caller's on: the record
  * at fp holds the return address into the function that called at fp.
+ * Where function_graph hooked a return, the real one: parent_ip too,
+ * which a hooked caller that tail-called the traced function replaced,
+ * recording the slot the traced function's prologue will save it to.
  */
 static unsigned int save_chain(unsigned long resume, unsigned long parent_ip,
 			       unsigned long entry_sp, unsigned long fp,
@@ -107,6 +110,8 @@ static unsigned int save_chain(unsigned long resume, unsigned long parent_ip,
 	unsigned int n = 0;
 
 	add_row(&n, resume, top - entry_sp);
+	parent_ip = ftrace_graph_ret_addr(current, parent_ip,
+					  (unsigned long *)entry_sp - 1);
 	add_row(&n, parent_ip, top - entry_sp);
 	while (n < STACK_TRACE_ENTRIES && fp > entry_sp &&
 	       frame_on_stack(fp, bottom, top)) {

@@ -4,6 +4,7 @@
  * the recursion's frames, each the same size, whose sizes add up to
  * stack_max_size, and whose depths are measured from the stack top
  * exactly: the row above this test's own is at this function's frame.
+ * Under function_graph, a tail-called function's caller is the real one.
  */
 #include "kernel.h"
 #include "string.h"
@@ -11,6 +12,7 @@
 #include "kallsyms.h"
 #include "selftest.h"
 #include "trace_targets.h"
+#include "fgraph.h"
 #include "trace.h"
 
 static int start_on_deep(void)
@@ -125,8 +127,61 @@ static void stack_filter_limits(struct kunit *t)
 	kfree(c);
 }
 
+static unsigned long tail_chain[2];
+
+static int hook_tail_chain(struct ftrace_graph_ent *trace)
+{
+	return trace->func == tail_chain[0] || trace->func == tail_chain[1];
+}
+
+static void graph_return_ignored(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+}
+
+static long identity(long a)
+{
+	return a;
+}
+
+/*
+ * Under function_graph, ftrace_test_tail_call's hook put
+ * return_to_handler in ra before it jumped to ftrace_test_call: the
+ * row of ftrace_test_call's caller must still be the real one, this
+ * test, which called ftrace_test_tail_call.
+ */
+static void stack_caller_through_tail_call(struct kunit *t)
+{
+	struct fgraph_ops gops = { hook_tail_chain, graph_return_ignored,
+				   NULL };
+	struct stack_trace_copy *c;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	c = kzalloc(sizeof(*c));
+	if (!c)
+		KUNIT_SKIP(t, "no memory");
+	tail_chain[0] = ftrace_location((unsigned long)ftrace_test_tail_call);
+	tail_chain[1] = ftrace_location((unsigned long)ftrace_test_call);
+	KUNIT_EXPECT_EQ(t, ftrace_set_filter(&stack_trace_ops,
+					     "ftrace_test_call", 16, 1), 0);
+	KUNIT_EXPECT_EQ(t, stack_trace_sysctl(1), 0);
+	stack_trace_set_max(0);
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&gops), 0);
+	ftrace_test_tail_call(identity, 1);
+	unregister_ftrace_graph(&gops);
+	stack_trace_copy(c);
+	stop();
+	KUNIT_EXPECT_TRUE(t, c->nr_entries > 2);
+	KUNIT_EXPECT_EQ(t, c->dump_trace[0], tail_chain[1] + MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_TRUE(t, in_func(c->dump_trace[1],
+				     stack_caller_through_tail_call));
+	kfree(c);
+}
+
 SELFTEST_SUITE_INIT(stack_tracer, tracing_selftest_need_defaults,
 	KUNIT_CASE(stack_depth_of_recursion),
 	KUNIT_CASE(stack_max_is_a_threshold),
 	KUNIT_CASE(stack_filter_limits),
+	KUNIT_CASE(stack_caller_through_tail_call),
 );

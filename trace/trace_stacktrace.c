@@ -5,7 +5,8 @@
  * record holds the return address at fp-8 and the caller's fp at fp-16.
  * The tracer's own frames are skipped up to the trampoline's record of
  * the traced function (its resume pc, ip + MCOUNT_INSN_SIZE), so the
- * trace starts at the traced function and goes on with its callers.
+ * trace starts at the traced function and goes on with its callers,
+ * the real ones where function_graph hooked them (ftrace_graph_frame_ret).
  */
 #include "kernel.h"
 #include "mm.h"
@@ -16,6 +17,7 @@
 static unsigned int save_stack(unsigned long ip, u32 *callers)
 {
 	unsigned long fp = (unsigned long)__builtin_frame_address(0);
+	unsigned long *next_retp = NULL;
 	unsigned int n = 0, depth;
 	bool found = false;
 
@@ -25,7 +27,7 @@ static unsigned int save_stack(unsigned long ip, u32 *callers)
 
 		if (!fp || fp & 7 || !kernel_stack_addr(fp - 16))
 			break;
-		ra = ftrace_graph_ret_addr(current, frame[-1], &frame[-1]);
+		ra = ftrace_graph_frame_ret(fp, &next_retp);
 		next = frame[-2];
 		if (found && kernel_text_addr(ra))
 			callers[n++] = ra;

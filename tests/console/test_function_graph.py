@@ -3,7 +3,8 @@ held against Linux 6.1's output (shared/reference/linux-6.1: 02, 03, e,
 e2, f1-f4, g1-g4, h1, h2, m4, n): call trees drawn as a reader would,
 the graph filters, max_graph_depth, tracing_thresh, each funcgraph
 option, the interrupt markers, an unfiltered SMP run whose every return
-has its entry, and the frame-pointer test's panic."""
+has its entry, the filters beside other ftrace users, stack traces
+under the graph, and the frame-pointer test's panic."""
 
 import re
 
@@ -455,6 +456,101 @@ def test_unfiltered_smp_balanced(k):
     write(k, 'set_ftrace_filter', '!is_sorted:traceoff', append=True)
     write(k, 'buffer_size_kb', '1408')
     reset_graph(k)
+
+
+STACK_TRACER = '/proc/sys/kernel/stack_tracer_enabled'
+# A function a line of the trace names, with funcgraph-tail on.
+NAMED = re.compile(r'([\w.]+)\(\)|/\* (\S+) \*/')
+# Other ftrace users, each enabling sites of its own: started, stopped.
+OTHER_USERS = (
+    ('stack tracer', [f'echo 1 > {STACK_TRACER}'],
+     [f'echo 0 > {STACK_TRACER}']),
+    ('probe', [f'echo fib_main:traceon >> {T}/set_ftrace_filter'],
+     [f"echo '!fib_main:traceon' >> {T}/set_ftrace_filter"]),
+    ('klp', ['klp enable'], ['klp disable']),
+    ('stack_trace_filter', [f'echo fib_main > {T}/stack_trace_filter',
+                            f'echo 1 > {STACK_TRACER}'],
+     [f'echo 0 > {STACK_TRACER}', f'echo > {T}/stack_trace_filter']),
+)
+
+
+def graphed(k, workload):
+    """The functions that a graph of the workload's commands names."""
+    write(k, 'trace', '')
+    for cmd in workload:
+        k.run(cmd, timeout=60)
+    write(k, 'tracing_on', '0')
+    out = cat(k, 'trace')
+    write(k, 'tracing_on', '1')
+    return [entry or ret for entry, ret in NAMED.findall(out)]
+
+
+def test_filter_holds_beside_other_users(k):
+    """set_ftrace_filter chooses what function_graph draws even where
+    another ftrace user enabled more sites (Linux checks the graph's own
+    hashes at entry: ftrace_graph_entry_test)."""
+    reset_graph(k)
+    write(k, 'options/funcgraph-tail', '1')
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    strays = {}
+    for name, start, stop in OTHER_USERS:
+        for cmd in start:
+            k.run(cmd)
+        names = graphed(k, ['run fib 2', 'klp status'])
+        for cmd in stop:
+            k.run(cmd)
+        strays[name] = (names.count('fib'),
+                        sorted({n for n in names if n != 'fib'}))
+    # fib 2: fib() {, two fib();, and } /* fib */
+    k.check(repr(strays),
+            repr({name: (4, []) for name, _, _ in OTHER_USERS}))
+    reset_graph(k)
+
+
+def test_notrace_holds_beside_the_stack_tracer(k):
+    """set_ftrace_notrace too: the stack tracer hooks every function."""
+    reset_graph(k)
+    write(k, 'options/funcgraph-tail', '1')
+    write(k, 'set_ftrace_notrace', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    k.run(f'echo 1 > {STACK_TRACER}')
+    names = graphed(k, ['run fib 2'])
+    k.run(f'echo 0 > {STACK_TRACER}')
+    assert 'fib_main' in names, names
+    k.check(f"fib drawn {names.count('fib')} times", 'fib drawn 0 times')
+    reset_graph(k)
+
+
+def stack_traces(out):
+    """The <stack trace> events of a trace, each a list of functions."""
+    traces = []
+    for line in out.splitlines():
+        if line.endswith('<stack trace>'):
+            traces.append([])
+        elif line.startswith(' => ') and traces:
+            traces[-1].append(line[4:])
+    return traces
+
+
+def test_stack_traces_name_real_callers(k):
+    """A stack trace under function_graph shows the real callers, never
+    return_to_handler: sh_write tail-calls its out-of-line part, both
+    hooked, so the part's caller is cmd_echo. (The stack tracer's table
+    is the selftest stack_caller_through_tail_call's.)"""
+    reset_graph(k)
+    write(k, 'current_tracer', 'function_graph')
+    write(k, 'set_ftrace_filter', "'sh_write*:stacktrace'", append=True)
+    write(k, 'trace', '')
+    k.check(k.run('echo hi'), 'hi\n')
+    write(k, 'tracing_on', '0')
+    traces = stack_traces(cat(k, 'trace'))
+    write(k, 'set_ftrace_filter', "'!sh_write*:stacktrace'", append=True)
+    reset_graph(k)
+    assert traces, 'no stack trace'
+    k.check(repr([t[:2] for t in traces]),
+            repr([[t[0], 'cmd_echo'] for t in traces]))
+    assert 'return_to_handler' not in repr(traces), traces
 
 
 def test_frame_pointer_panic(k):

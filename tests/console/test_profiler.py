@@ -1,12 +1,14 @@
 """test_profiler.py: the function profiler as a user sees it
 (shared/reference/linux-6.1/i, i2, l-errors): function_profile_enabled
-and trace_stat/functionN, with Linux's columns and units."""
+and trace_stat/functionN, with Linux's columns and units, and its
+filter beside other ftrace users."""
 
 import re
 
 from tracing import T, EINVAL, reset, cat, write
 
 EBUSY = 'sh: write error: Device or resource busy\n'
+STACK_TRACER = '/proc/sys/kernel/stack_tracer_enabled'
 
 HEADER = ('  Function                               '
           'Hit    Time            Avg             s^2\n'
@@ -150,4 +152,19 @@ def test_follows_filter_and_pid(k):
     write(k, 'set_ftrace_pid', '1')
     profile(k, 'run fib 10')
     assert hits(k, 'fib') == 0
+    reset(k)
+
+
+def test_filter_holds_beside_the_stack_tracer(k):
+    """The stack tracer hooks every function: the profiler still counts
+    only set_ftrace_filter's (its entry checks its own hashes)."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    k.run(f'echo 1 > {STACK_TRACER}')
+    profile(k, 'run fib 10')
+    k.run(f'echo 0 > {STACK_TRACER}')
+    rows = [r for cpu in range(k.smp) for r in stat(k, cpu)]
+    k.check(repr(sorted({f for f, _, _ in rows})), repr(['fib']))
+    assert hits(k, 'fib') == 177
+    write(k, 'stack_max_size', '0')
     reset(k)
