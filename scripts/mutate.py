@@ -7,6 +7,7 @@ the tests it names must notice. docs/testing.md explains the catalogue.
     scripts/mutate.py --sample [--seed N]  5 mutants, each of another area
     scripts/mutate.py --check              does every mutant still apply?
     scripts/mutate.py --list
+    scripts/mutate.py --file MINE.mut      the mutants of another file
 
 Each mutant is applied to its own copy of the tree (the files git knows,
 and build/ so that make recompiles only what the edit touches), which is
@@ -45,9 +46,9 @@ WORK = os.path.join('build', 'mutate')
 BUILD_SKIP = {'mutate', 'fuzz', 'host-asan', 'none'}
 SAMPLE_AREAS = 5
 TEST_TIMEOUT = 300          # seconds; a hang the mutant caused is a kill
-TIMEOUT_FACTOR = 5          # after a clean run: this many times its time,
+TIMEOUT_FACTOR = 3          # after a clean run: this many times its time,
 MIN_TIMEOUT = 60            # but at least this
-TAIL_LINES = 15
+TAIL_LINES = 30
 SUMMARY = re.compile(r'^(\d+) passed, (\d+) failed', re.M)
 NOT_OK = re.compile(r'^not ok (\S+)', re.M)
 
@@ -171,7 +172,7 @@ SINGLE = ('file', 'function', 'reason', 'survives', 'timeout')
 
 def parse_catalogue_file(path):
     """The mutants of one .mut file; its name (less .mut) is their area."""
-    area = os.path.basename(path)[:-len('.mut')]
+    area = os.path.splitext(os.path.basename(path))[0]
     with open(path) as f:
         lines = f.read().split('\n')
     mutants, m, i = [], None, 0
@@ -211,9 +212,12 @@ def set_key(m, key, value, where):
         raise CatalogueError(f'{where}: unknown key {key!r}')
 
 
-def load_catalogue(directory=CATALOGUE):
+def load_catalogue(paths=None):
+    """The mutants of these .mut files (default: the catalogue's)."""
     mutants = []
-    for path in sorted(glob.glob(os.path.join(directory, '*.mut'))):
+    if paths is None:
+        paths = sorted(glob.glob(os.path.join(CATALOGUE, '*.mut')))
+    for path in paths:
         mutants += parse_catalogue_file(path)
     seen = set()
     for m in mutants:
@@ -474,7 +478,8 @@ def boot_outcome(test, root, timeout, start):
     if expect.search(k.output):
         return Outcome('pass', seconds)
     return Outcome('fail', seconds, f'no {expect.pattern!r} in:\n'
-                   + tail(k.output), f'{test.spec} (not seen)')
+                   + tail(k.output),
+                   f'boot[smp{test.get("smp")}]:{test.get("append")}')
 
 
 def run_test(test, root, timeout):
@@ -543,13 +548,17 @@ class Run:
             if not self.args.keep:
                 shutil.rmtree(dst, ignore_errors=True)
 
+    def clean_ok(self, test):
+        return self.baseline.get(test.spec, Outcome('pass', 0)).status in \
+            ('pass', 'flaky')
+
     def judge(self, m, dst):
-        broken = [t.spec for t in m.tests
-                  if self.baseline.get(t.spec, Outcome('pass', 0)).status
-                  != 'pass']
-        if broken:
-            return Verdict(m, 'ERROR', 'fails on the clean tree: '
-                           + ', '.join(broken))
+        """Tests that fail on the clean tree are not run: a survivor of
+        the others is an error, since those might have killed it."""
+        tests = [t for t in m.tests if self.clean_ok(t)]
+        broken = ', '.join(t.spec for t in m.tests if not self.clean_ok(t))
+        if not tests:
+            return Verdict(m, 'ERROR', f'fails on the clean tree: {broken}')
         shutil.copytree(self.base, dst, symlinks=True)
         try:
             apply(m, dst)
@@ -563,14 +572,17 @@ class Run:
         problem = build(dst, m.builds(), m.tests, 1)
         if problem:
             return Verdict(m, 'ERROR', 'does not build', problem)
-        for test in m.tests:
+        for test in tests:
             o = run_test(test, dst, self.timeout(m, test))
             if o.status == 'fail':
                 return Verdict(m, 'killed', o.case or test.spec, o.detail)
             if o.status == 'error':
                 return Verdict(m, 'ERROR', f'{test.spec} {o.detail}')
         details = [f'reason: {m.reason}',
-                   'passed: ' + '; '.join(t.spec for t in m.tests)]
+                   'passed: ' + '; '.join(t.spec for t in tests)]
+        if broken:
+            return Verdict(m, 'ERROR', 'survived, but not run as they fail '
+                           f'on the clean tree: {broken}', '\n'.join(details))
         if m.survives:
             details.append(f'known survivor: {m.survives}')
         return Verdict(m, 'SURVIVED', details='\n'.join(details))
@@ -634,6 +646,20 @@ def check_tests(mutants):
                  '\n  '.join(problems))
 
 
+def clean_outcome(test, root, timeout):
+    """The test on the clean copy; a failure gets a second chance, so
+    that one flaky failure does not disable the test for every mutant
+    (a test that fails only sometimes is a defect all the same)."""
+    o = run_test(test, root, timeout)
+    if o.status == 'pass':
+        return o
+    again = run_test(test, root, timeout)
+    if again.status == 'pass':
+        again.detail = 'flaky: failed once, then passed:\n' + o.detail
+        again.status = 'flaky'
+    return again
+
+
 def prepare(run_, mutants):
     """The clean copy, built, and (unless --no-baseline) each test run
     on it once. Exits if the clean tree does not build."""
@@ -652,8 +678,9 @@ def prepare(run_, mutants):
     if run_.args.no_baseline:
         return
     with concurrent.futures.ThreadPoolExecutor(run_.args.jobs) as pool:
-        outcomes = pool.map(lambda t: run_test(t, run_.base,
-                                               run_.args.timeout), tests)
+        outcomes = pool.map(lambda t: clean_outcome(t, run_.base,
+                                                    run_.args.timeout),
+                            tests)
         for test, o in zip(tests, outcomes):
             run_.baseline[test.spec] = o
             print(f'# clean: {o.status} {test.spec} ({o.seconds:.0f}s)',
@@ -695,6 +722,9 @@ def main():
     parser.add_argument('--check', action='store_true',
                         help='only check that each mutant applies')
     parser.add_argument('--list', action='store_true')
+    parser.add_argument('--file', action='append', metavar='PATH.mut',
+                        help='mutants from this file instead of '
+                        'tests/mutants/')
     parser.add_argument('--no-baseline', action='store_true',
                         help='do not first run the tests on the clean tree')
     parser.add_argument('--timeout', type=int, default=TEST_TIMEOUT,
@@ -706,8 +736,8 @@ def main():
                         help='show the failure that killed each mutant')
     args = parser.parse_args()
     try:
-        mutants = load_catalogue()
-    except CatalogueError as e:
+        mutants = load_catalogue(args.file)
+    except (CatalogueError, OSError) as e:
         sys.exit(f'mutate.py: {e}')
     if args.list:
         for m in mutants:
