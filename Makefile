@@ -257,7 +257,7 @@ help:
 	@echo "  bench          instruction counts under -icount, into build/bench.json"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
-	@echo "  mutate         each mutant of tests/mutants/ must fail a test (MUTANTS=a,b)"
+	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"

@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATALOGUE = os.path.join(ROOT, 'tests', 'mutants')
-WORK = os.path.join('build', 'mutate')
+# Each run's copies, apart from any other run's (make test's sample may
+# run beside make mutate).
+WORK = os.path.join('build', 'mutate', str(os.getpid()))
 # build/ subdirectories a mutant's copy does not need.
 BUILD_SKIP = {'mutate', 'fuzz', 'host-asan', 'none'}
 SAMPLE_AREAS = 5
@@ -106,11 +108,16 @@ def parse_test(spec):
     raise CatalogueError(f'unknown test form: {spec!r}')
 
 
+# The selftest boots tests/run_all.py has, by label.
+SELFTEST_TAGS = {'smp1', 'smp4', 'smp1-icount', 'mcount-smp1', 'mcount-smp4'}
+
+
 def selftest_suites(root):
     """The suite names SELFTEST_SUITE(...) defines in the tree."""
     names = set()
-    for path in glob.glob(os.path.join(root, '*', '**', '*.c'),
-                          recursive=True):
+    for path in [p for d in ('arch', 'kernel', 'lib', 'trace')
+                 for p in glob.glob(os.path.join(root, d, '**', '*.c'),
+                                    recursive=True)]:
         with open(path, errors='replace') as f:
             names.update(re.findall(r'^SELFTEST_SUITE\((\w+)', f.read(),
                                     re.M))
@@ -120,6 +127,8 @@ def selftest_suites(root):
 def test_problem(test, root, suites):
     """Why this test cannot run in the tree at root, or None."""
     if test.kind == 'selftest':
+        if test.get('tag') not in SELFTEST_TAGS:
+            return f'no selftest boot {test.get("tag")}'
         unknown = set((test.get('suites') or '').split(',')) - suites - {''}
         return f'no selftest suite {",".join(sorted(unknown))}' \
             if unknown else None
@@ -378,7 +387,7 @@ def run(cmd, cwd, timeout=None):
         out, _ = p.communicate(timeout=timeout)
         return p.returncode, out
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
+        kill_group(p)
         out, _ = p.communicate()
         return None, out
     finally:
@@ -386,13 +395,17 @@ def run(cmd, cwd, timeout=None):
             _live.discard(p)
 
 
+def kill_group(p):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass                        # all of it exited meanwhile
+
+
 def kill_live():
     with _live_lock:
         for p in list(_live):
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_group(p)
 
 
 def tail(text, lines=TAIL_LINES):
@@ -731,7 +744,7 @@ def main():
                         help='seconds per test before a hang counts as a '
                         'kill')
     parser.add_argument('--keep', action='store_true',
-                        help=f'keep each mutant\'s copy in {WORK}/NAME')
+                        help='keep the copies, in build/mutate/PID/')
     parser.add_argument('-v', '--verbose', action='store_true',
                         help='show the failure that killed each mutant')
     args = parser.parse_args()
@@ -748,6 +761,17 @@ def main():
         return check_only(mutants)
     check_tests(mutants)
     run_ = Run(args, os.path.join(ROOT, WORK))
+    try:
+        return judge_all(run_, mutants)
+    finally:
+        if args.keep:
+            print(f'# the copies are in {WORK}')
+        else:
+            shutil.rmtree(run_.work, ignore_errors=True)
+
+
+def judge_all(run_, mutants):
+    args = run_.args
     prepare(run_, mutants)
     counts = {'killed': 0, 'SURVIVED': 0, 'STALE': 0, 'ERROR': 0}
     started = time.monotonic()
