@@ -282,7 +282,7 @@ def run_mutants(seed):
     """scripts/mutate.py --sample: each mutant a test that passes when
     the suite kills it."""
     cmd = [sys.executable, os.path.join(ROOT, 'scripts', 'mutate.py'),
-           '--sample', '--no-baseline', '-j1', '--timeout', '180']
+           '--sample', '--no-baseline', '-j1', '--timeout', '120']
     if seed:
         cmd += ['--seed', seed]
     try:
