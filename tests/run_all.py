@@ -244,7 +244,8 @@ def run_one_test(fn, k, name, path):
 
 def run_console_module(path, smp, functions=None):
     """The module's tests in order on one kernel, rebooted only after a
-    test left it dead or hung; only those functions matches, if given."""
+    test left it dead or hung; with functions (a regex), only the test
+    functions whose name it matches."""
     module = load_module(path, f'smp{smp}')
     append = getattr(module, 'APPEND', None)
     qemu_args = getattr(module, 'QEMU_ARGS', ())
