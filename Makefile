@@ -5,6 +5,8 @@
 # `make test`   host unit tests, in-kernel selftests and console tests
 # `make fuzz`    the libFuzzer targets, FUZZ_SECONDS=60 each
 # `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
+# `make mutate`  break the kernel in each of tests/mutants/'s ways: the
+#                tests must notice (docs/testing.md)
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -99,7 +101,7 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo FORCE
+	fuzz-bins trace-demo mutate FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -218,13 +220,23 @@ asan-bins: $(ASAN_BINS)
 fuzz-bins: $(FUZZ_BINS)
 	@:
 
-# The -pg build's selftests run too: the same core on the other sites.
+# The -pg build's selftests run too: the same core on the other sites;
+# and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
+# commit), each a test that passes when the suite kills it.
+MUTATE_SEED ?=
 test: deps $(B)/kernel.elf $(HOST_BINS)
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
 	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
 		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS) \
-		--mcount-build build/mcount
+		--mcount-build build/mcount --mutants=$(MUTATE_SEED)
+
+# Every mutant (MUTANTS=a,b: only those), MUTATE_JOBS at a time, each
+# in its own copy of the tree under build/mutate/.
+MUTANTS ?=
+MUTATE_JOBS ?= 2
+mutate: deps all
+	$(PYTHON) scripts/mutate.py -j $(MUTATE_JOBS) $(MUTANTS)
 
 fuzz: deps
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory fuzz-bins && \
@@ -263,10 +275,12 @@ help:
 	@echo "  bench          -icount instruction counts: build/bench.json, README"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
+	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
 	@echo "Variables: FTRACE=patchable|mcount|none SMP=N MEM=SIZE APPEND=..."
+	@echo "           MUTATE_SEED=N (make test's 5 mutants) MUTATE_JOBS=N"
 
 clean:
 	rm -rf build

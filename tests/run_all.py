@@ -13,7 +13,9 @@ booted with `-append selftest` on 1 and 4 CPUs, one result per case
 line; (d) each console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function (a module may set SMP, APPEND and QEMU_ARGS for its
-kernel). Independent QEMUs run in parallel. A binary that
+kernel); (e) with --mutants, a sample of scripts/mutate.py's mutants,
+one result each (mutant/NAME: ok when a test killed it). Independent
+QEMUs run in parallel. A binary that
 was not built (no clang for the sanitized ones) is a skipped result.
 The last line is `N passed, N failed` (and `, N skipped`); the exit
 status is 1 if any test failed.
@@ -148,6 +150,20 @@ def selftest_cases(output, tag):
     return results, suite
 
 
+def wait_exit_or_crash(k, timeout):
+    """QEMU's exit status, or None as soon as the kernel crashed: an
+    oops inside the oops path repeats until the timeout otherwise."""
+    deadline = time.monotonic() + timeout
+    while k.proc.poll() is None:
+        if harness.CRASH.search(k.output):
+            k.crash_report()        # lets the report finish printing
+            return None
+        if time.monotonic() > deadline:
+            return k.wait(0)        # raises KernelError with the tail
+        time.sleep(0.2)
+    return k.wait(timeout)
+
+
 def run_selftests(build, smp, icount=False, mode='', suites=''):
     """One boot with -append selftest (selftest=SUITES: only those).
     Under -icount shift=0,sleep=off, rdinstret counts instructions, so
@@ -161,7 +177,7 @@ def run_selftests(build, smp, icount=False, mode='', suites=''):
     problem = None
     try:
         k.launch()
-        status = k.wait(SELFTEST_TIMEOUT)
+        status = wait_exit_or_crash(k, SELFTEST_TIMEOUT)
     except harness.KernelError as e:
         status, problem = None, str(e)
     finally:
@@ -226,14 +242,17 @@ def run_one_test(fn, k, name, path):
     return Result(name, 'not ok', problem) if problem else Result(name, 'ok')
 
 
-def run_console_module(path, smp):
+def run_console_module(path, smp, functions=None):
     """The module's tests in order on one kernel, rebooted only after a
-    test left it dead or hung."""
+    test left it dead or hung; with functions (a regex), only the test
+    functions whose name it matches."""
     module = load_module(path, f'smp{smp}')
     append = getattr(module, 'APPEND', None)
     qemu_args = getattr(module, 'QEMU_ARGS', ())
     results, k = [], None
     for test, fn in test_functions(module):
+        if functions and not re.search(functions, test):
+            continue
         name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
         if k is None:
             k = harness.Kernel(smp=smp, append=append, qemu_args=qemu_args)
@@ -250,6 +269,44 @@ def run_console_module(path, smp):
             k = None
     if k is not None:
         k.close()
+    return results
+
+
+# --- (e) mutants -----------------------------------------------------------
+
+MUTANT_VERDICT = re.compile(r'^(?:killed (?P<killed>\S+) by .*|'
+                            r'(?:SURVIVED|STALE|ERROR) (?P<bad>[^\s:]+).*)$')
+MUTATE_TIMEOUT = 1800
+
+
+def run_mutants(seed):
+    """scripts/mutate.py --sample: each mutant a test that passes when
+    the suite kills it."""
+    cmd = [sys.executable, os.path.join(ROOT, 'scripts', 'mutate.py'),
+           '--sample', '--no-baseline', '-j1', '--timeout', '120']
+    if seed:
+        cmd += ['--seed', seed]
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                              errors='replace', timeout=MUTATE_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors='replace') if e.stdout else ''
+        return [Result('mutants', 'not ok',
+                       f'timed out after {MUTATE_TIMEOUT}s\n{tail(out)}')]
+    results = []
+    for line in proc.stdout.splitlines():
+        m = MUTANT_VERDICT.match(line)
+        if m and m['killed']:
+            results.append(Result(f'mutant/{m["killed"]}', 'ok'))
+        elif m:
+            results.append(Result(f'mutant/{m["bad"]}', 'not ok', line))
+        elif line.startswith('    ') and results:
+            results[-1].details += '\n' + line.strip()
+    if not results or (proc.returncode and
+                       all(r.status == 'ok' for r in results)):
+        results.append(Result('mutants', 'not ok',
+                              f'exit status {proc.returncode}\n'
+                              f'{tail(proc.stdout + proc.stderr)}'))
     return results
 
 
@@ -270,8 +327,11 @@ def jobs(args):
     QEMU runs first, the quick host tests and fuzz runs last to fill the
     gaps. The label is what --only matches."""
     build, suites = args.build, args.suites
-    work = [(f'selftest[smp{smp}]', run_selftests,
-             (build, smp, False, '', suites)) for smp in SELFTEST_SMP]
+    work = []
+    if args.mutants is not None:    # the longest job: start it first
+        work.append(('mutants', run_mutants, (args.mutants,)))
+    work += [(f'selftest[smp{smp}]', run_selftests,
+              (build, smp, False, '', suites)) for smp in SELFTEST_SMP]
     work.append(('selftest[smp1-icount]', run_selftests,
                  (build, 1, True, '', suites)))
     if args.mcount_build:
@@ -283,7 +343,8 @@ def jobs(args):
             path = os.path.join(CONSOLE_DIR, name)
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((f'console/{name}[smp{smp}]',
-                             run_console_module, (path, smp)))
+                             run_console_module,
+                             (path, smp, args.functions)))
     work += [(f'host/{os.path.basename(path)}', run_host_test, (path,))
              for path in args.host_tests]
     work += [(f'fuzz/{os.path.basename(path)}', run_fuzz_target,
@@ -317,6 +378,12 @@ def main():
                         '"selftest\\[smp4\\]" or "console/test_shell"')
     parser.add_argument('--suites', default='', metavar='A,B',
                         help='selftest boots run only these suites')
+    parser.add_argument('--functions', metavar='REGEX',
+                        help='console modules run only the test functions '
+                        'whose name matches')
+    parser.add_argument('--mutants', nargs='?', const='', metavar='SEED',
+                        help='also a sample of scripts/mutate.py\'s '
+                        'mutants (seed: from the commit, if not given)')
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build
