@@ -386,6 +386,33 @@ static void watchdog_stops_runaway(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, entries_seen > WATCHDOG_ENTRIES);
 }
 
+/* Its own frame takes the corrupted s0, and restores the caller's. */
+static noinline void call_bad_frame(void)
+{
+	ftrace_test_bad_frame(0x100);
+}
+
+/*
+ * HAVE_FUNCTION_GRAPH_FP_TEST within the suite: a hooked function that
+ * returns with a corrupted frame pointer is seen, once. The suite asks
+ * for a count where the `fgraph_fp_test` boot gets the panic.
+ */
+static void frame_pointer_checked(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	reset_counts(ftrace_test_bad_frame);
+	ftrace_graph_fp_mismatches = 0;
+	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
+	WRITE_ONCE(ftrace_graph_fp_test_count, true);
+	call_bad_frame();
+	WRITE_ONCE(ftrace_graph_fp_test_count, false);
+	unregister_ftrace_graph(&counting_gops);
+	KUNIT_EXPECT_EQ(t, entries, 1);
+	KUNIT_EXPECT_EQ(t, returns, 1);
+	KUNIT_EXPECT_EQ(t, ftrace_graph_fp_mismatches, 1);
+}
+
 /*
  * `-append fgraph_fp_test` runs this instead of the shell: a hooked
  * function returns with a corrupted frame pointer, and the return must
@@ -426,4 +453,5 @@ SELFTEST_SUITE_INIT(fgraph, fgraph_suite_init,
 	KUNIT_CASE(backtrace_through_hooks),
 	KUNIT_CASE(backtrace_through_tail_call),
 	KUNIT_CASE(watchdog_stops_runaway),
+	KUNIT_CASE(frame_pointer_checked),
 );

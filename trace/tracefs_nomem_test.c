@@ -117,6 +117,7 @@ static const struct tracefs_op defaults[] = {
 	ECHO("set_graph_function", "\n"), ECHO("set_graph_notrace", "\n"),
 	ECHO("tracing_on", "1\n"), ECHO("trace", "\n"),
 	{ STACK_ENABLED, O_TRUNC, "0\n" }, ECHO("stack_trace_filter", "\n"),
+	ECHO("stack_max_size", "0\n"),
 };
 
 static unsigned long injected;
