@@ -113,14 +113,15 @@ SELFTEST_TAGS = {'smp1', 'smp4', 'smp1-icount', 'mcount-smp1', 'mcount-smp4'}
 
 
 def selftest_suites(root):
-    """The suite names SELFTEST_SUITE(...) defines in the tree."""
+    """The suite names SELFTEST_SUITE(...) and SELFTEST_SUITE_INIT(...)
+    define in the tree."""
     names = set()
     for path in [p for d in ('arch', 'kernel', 'lib', 'trace')
                  for p in glob.glob(os.path.join(root, d, '**', '*.c'),
                                     recursive=True)]:
         with open(path, errors='replace') as f:
-            names.update(re.findall(r'^SELFTEST_SUITE\((\w+)', f.read(),
-                                    re.M))
+            names.update(re.findall(r'^SELFTEST_SUITE(?:_INIT)?\((\w+)',
+                                    f.read(), re.M))
     return names
 
 
