@@ -199,6 +199,81 @@ static void make_call_and_nop(struct kunit *t)
 		KUNIT_SKIP(t, "ftrace_test_target3 is in enabled_functions");
 }
 
+/* The writes of one update, as ftrace_patch_hook sees them. */
+#define ORDER_MAX	8
+static struct {
+	unsigned long ip;
+	u32 insn;
+} order_log[ORDER_MAX];
+static int order_n;
+
+static void log_order(unsigned long ip, u32 old, u32 new)
+{
+	(void)old;
+	if (order_n < ORDER_MAX) {
+		order_log[order_n].ip = ip;
+		order_log[order_n].insn = new;
+	}
+	order_n++;
+}
+
+/* Where write i makes its ip jump; 0 for a nop. */
+static unsigned long order_target(int i)
+{
+	u32 insn = order_log[i].insn;
+
+	return riscv_insn_is_jal(insn) ?
+	       riscv_insn_jal_target(order_log[i].ip, insn) : 0;
+}
+
+/* How many writes before (or after) the site's went to func. */
+static int order_count(int from, int to, void *func)
+{
+	int i, n = 0;
+
+	for (i = from; i < to; i++)
+		n += order_log[i].ip != T1 &&
+		     order_target(i) == (unsigned long)func;
+	return n;
+}
+
+/*
+ * ftrace_modify_all_code's three steps, in the order of the writes:
+ * the trampolines' ftrace_call to the list function, then the site,
+ * then ftrace_call to the ops' own function. Under stop_machine no
+ * other hart runs between them, so the order shows only here (live
+ * patching shows it at work).
+ */
+static void modify_all_code_order(struct kunit *t)
+{
+	struct counting_ops c;
+	int site;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	SKIP_UNLESS_ALONE(t);
+	if (ftrace_patch_hook)
+		KUNIT_SKIP(t, "ftrace_debug is on");
+	counting_init(&c, "ftrace_test_target1");
+	order_n = 0;
+	ftrace_patch_hook = log_order;
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
+	ftrace_patch_hook = NULL;
+	counting_done(&c);
+	KUNIT_EXPECT_TRUE(t, order_n <= ORDER_MAX);
+	for (site = 0; site < order_n && site < ORDER_MAX; site++)
+		if (order_log[site].ip == T1)
+			break;
+	KUNIT_EXPECT_TRUE(t, site < order_n && site < ORDER_MAX);
+	if (site >= order_n || order_n > ORDER_MAX)
+		return;
+	KUNIT_EXPECT_TRUE(t, site > 0);
+	KUNIT_EXPECT_EQ(t, order_count(0, site, ftrace_ops_list_func), site);
+	KUNIT_EXPECT_TRUE(t, order_n > site + 1);
+	KUNIT_EXPECT_EQ(t, order_count(site + 1, order_n, count_call),
+			order_n - site - 1);
+}
+
 static void single_ops_filter(struct kunit *t)
 {
 	struct counting_ops c;
@@ -289,6 +364,31 @@ static void notrace_wins(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, c.hits[0], 10);
 	KUNIT_EXPECT_EQ(t, c.hits[1], 0);
 	KUNIT_EXPECT_EQ(t, c.hits[2], 10);
+}
+
+/*
+ * With two ops the list function asks each (ftrace_ops_test): a site on
+ * for b must not reach a, whose notrace names it.
+ */
+static void notrace_with_two_ops(struct kunit *t)
+{
+	struct counting_ops a, b;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	counting_init(&a, "ftrace_test_target*");
+	ftrace_set_notrace(&a.ops, "ftrace_test_target2", 19, 1);
+	counting_init(&b, "ftrace_test_target2");
+	register_ftrace_function(&a.ops);
+	register_ftrace_function(&b.ops);
+	call_targets(10);
+	counting_done(&b);
+	counting_done(&a);
+	KUNIT_EXPECT_EQ(t, a.hits[0], 10);
+	KUNIT_EXPECT_EQ(t, a.hits[1], 0);
+	KUNIT_EXPECT_EQ(t, a.hits[2], 10);
+	KUNIT_EXPECT_EQ(t, b.hits[1], 10);
+	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[2], 0);
 }
 
 static int glob_count(const char *glob)
@@ -791,9 +891,11 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(bad_site_is_refused),
 	KUNIT_CASE(make_call_and_nop),
 	KUNIT_CASE(single_ops_filter),
+	KUNIT_CASE(modify_all_code_order),
 	KUNIT_CASE(two_ops_two_filters),
 	KUNIT_CASE(list_func_three_ops),
 	KUNIT_CASE(notrace_wins),
+	KUNIT_CASE(notrace_with_two_ops),
 	KUNIT_CASE(glob_forms),
 	KUNIT_CASE(filter_replace_no_window),
 	KUNIT_CASE(recursion_is_stopped),
