@@ -58,10 +58,17 @@ static void ack_state(struct multi_stop_data *m)
 		set_state(m, m->state + 1);
 }
 
+/*
+ * Interrupts stay as they were until every CPU has arrived (the
+ * DISABLE_IRQ stage), as in Linux: a CPU still on its way may be
+ * spinning with interrupts off in smp_call_function_single on this one,
+ * and reaches its own stopper only once this one has answered.
+ * The callers keep preemption off throughout.
+ */
 static void multi_cpu_stop(struct multi_stop_data *m)
 {
 	enum multi_stop_state cur = MULTI_STOP_NONE, next;
-	unsigned long flags = local_irq_save();
+	unsigned long flags = local_save_flags();
 	bool active = smp_processor_id() == m->active_cpu;
 
 	do {
@@ -89,8 +96,10 @@ static void stopper_thread(void *arg)
 		while (!stop_pending[cpu])
 			sleep_on(stopper[cpu], &pending_lock);
 		stop_pending[cpu] = 0;
+		preempt_disable();	/* no tick may move the stopper away */
 		spin_unlock_irqrestore(&pending_lock, flags);
 		multi_cpu_stop(stop_work);
+		preempt_enable();
 	}
 }
 
