@@ -169,11 +169,29 @@ static void wake_stopper(int cpu)
 	wake_up_task(stopper[cpu]);
 }
 
-/* Before the stoppers exist only the boot CPU runs: just call fn. */
+static int online_cpus(void)
+{
+	int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n++;
+	return n;
+}
+
+/*
+ * Before the stoppers exist (ftrace_init) only the boot CPU runs: just
+ * call fn. With another CPU up, that CPU could fetch an instruction fn
+ * is halfway through writing (a -pg site is two halfword stores).
+ */
 static int stop_machine_early(int (*fn)(void *), void *data)
 {
-	unsigned long flags = local_irq_save();
-	int ret = fn(data);
+	unsigned long flags;
+	int ret, n = online_cpus();
+
+	if (n > 1)
+		panic("stop_machine: %d CPUs online, no stopper threads", n);
+	flags = local_irq_save();
+	ret = fn(data);
 
 	local_flush_icache();
 	local_irq_restore(flags);
@@ -191,8 +209,7 @@ int stop_machine(int (*fn)(void *), void *data)
 	mutex_lock(&stop_mutex);
 	preempt_disable();
 	m.active_cpu = smp_processor_id();
-	for_each_online_cpu(cpu)
-		m.num_threads++;
+	m.num_threads = online_cpus();
 	set_state(&m, MULTI_STOP_PREPARE);
 	stop_work = &m;
 	stop_running = true;
