@@ -72,6 +72,7 @@ void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
 void handle_ipi(void);
+unsigned long hart_mask(unsigned long cpumask);
 unsigned long online_hart_mask(void);
 
 #endif

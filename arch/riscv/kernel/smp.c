@@ -22,14 +22,21 @@ static DEFINE_SPINLOCK(call_lock);
 extern char secondary_entry[];
 void cpu_idle(void) __noreturn;
 
-unsigned long online_hart_mask(void)
+/* The harts of the online CPUs in cpumask, for SBI calls. */
+unsigned long hart_mask(unsigned long cpumask)
 {
 	unsigned long mask = 0;
 	int i;
 
 	for_each_online_cpu(i)
-		mask |= 1UL << cpus[i].hartid;
+		if (cpumask & (1UL << i))
+			mask |= 1UL << cpus[i].hartid;
 	return mask;
+}
+
+unsigned long online_hart_mask(void)
+{
+	return hart_mask(~0UL);
 }
 
 void smp_send_ipi(int cpu, int msg)
