@@ -70,20 +70,22 @@ void handle_ipi(void)
 	}
 }
 
+unsigned int stall_timeout_ms = 5000;
+
 /* The milliseconds waited when a report is due, else 0. */
 u64 stall_watch_ms(struct stall_watch *w)
 {
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), period = stall_timeout_ms * NSEC_PER_MSEC;
 
 	if (!w->start) {
 		w->start = now;
-		w->next = now + STALL_REPORT_NS;
+		w->next = now + period;
 		return 0;
 	}
 	if (now < w->next)
 		return 0;
-	w->next = now + STALL_REPORT_NS;
-	return (now - w->start) / (NSEC_PER_SEC / 1000);
+	w->next = now + period;
+	return (now - w->start) / NSEC_PER_MSEC;
 }
 
 /*
