@@ -94,6 +94,14 @@ void selftest_busy_until_irqs(unsigned long nr_irqs,
 			      unsigned long (*count)(int cpu),
 			      struct irq_window *w);
 
+/*
+ * Tests of kernel messages: how many times s appears in the kernel log,
+ * and a spin until it appears more than `seen` times (false if it has
+ * not within timeout_ns).
+ */
+unsigned int kunit_dmesg_count(const char *s);
+bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns);
+
 int selftest_run(const char *filter);
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 

@@ -6,6 +6,7 @@
 #define _SMP_H
 
 #include "kernel.h"
+#include "time.h"
 
 #define NR_CPUS		8
 
@@ -52,12 +53,28 @@ static inline int smp_processor_id(void)
 #define for_each_online_cpu(c) \
 	for ((c) = 0; (c) < nr_cpus; (c)++) if (cpus[c].online)
 
+/*
+ * A CPU spinning until other CPUs answer (a function call, a stage of
+ * stop_machine) names the late ones every stall_timeout_ms instead of
+ * waiting in silence; stall_watch_ms says when, start at zero. 5 s by
+ * default, as Linux's csd_lock_timeout: a loaded host's vCPUs can lag
+ * for a good part of a second.
+ */
+extern unsigned int stall_timeout_ms;
+
+struct stall_watch {
+	u64 start, next;	/* ns */
+};
+
+u64 stall_watch_ms(struct stall_watch *w);
+
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);
 void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
 void handle_ipi(void);
+unsigned long hart_mask(unsigned long cpumask);
 unsigned long online_hart_mask(void);
 
 #endif

@@ -22,14 +22,21 @@ static DEFINE_SPINLOCK(call_lock);
 extern char secondary_entry[];
 void cpu_idle(void) __noreturn;
 
-unsigned long online_hart_mask(void)
+/* The harts of the online CPUs in cpumask, for SBI calls. */
+unsigned long hart_mask(unsigned long cpumask)
 {
 	unsigned long mask = 0;
 	int i;
 
 	for_each_online_cpu(i)
-		mask |= 1UL << cpus[i].hartid;
+		if (cpumask & (1UL << i))
+			mask |= 1UL << cpus[i].hartid;
 	return mask;
+}
+
+unsigned long online_hart_mask(void)
+{
+	return hart_mask(~0UL);
 }
 
 void smp_send_ipi(int cpu, int msg)
@@ -63,6 +70,39 @@ void handle_ipi(void)
 	}
 }
 
+unsigned int stall_timeout_ms = 5000;
+
+/* The milliseconds waited when a report is due, else 0. */
+u64 stall_watch_ms(struct stall_watch *w)
+{
+	u64 now = ktime_get_ns(), period = stall_timeout_ms * NSEC_PER_MSEC;
+
+	if (!w->start) {
+		w->start = now;
+		w->next = now + period;
+		return 0;
+	}
+	if (now < w->next)
+		return 0;
+	w->next = now + period;
+	return (now - w->start) / NSEC_PER_MSEC;
+}
+
+/*
+ * A call cannot be abandoned: the target would run it later, on the
+ * caller's dead data. So the caller names the target, as Linux's CSD
+ * lock check does, and goes on waiting.
+ */
+static void report_late_call(int cpu, struct stall_watch *w)
+{
+	u64 ms = stall_watch_ms(w);
+
+	if (ms)
+		pr_err("smp: CPU %d (hart %lu) has not run a function call "
+		       "from CPU %d after %llu ms\n", cpu, cpus[cpu].hartid,
+		       smp_processor_id(), ms);
+}
+
 /*
  * Run fn(data) on cpu in interrupt context and wait for it. While
  * waiting, serve IPIs sent to this CPU, so two CPUs calling each other
@@ -73,6 +113,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	/* Interrupts off first: a preempted caller could change CPUs. */
 	unsigned long flags = local_irq_save();
 	struct cpu *c = &cpus[cpu];
+	struct stall_watch w = { 0, 0 };
 
 	if (cpu == smp_processor_id()) {
 		fn(data);
@@ -89,8 +130,10 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	c->ipi_data = data;
 	c->ipi_done = 0;
 	smp_send_ipi(cpu, IPI_CALL_FUNC);
-	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE)) {
 		handle_ipi();
+		report_late_call(cpu, &w);
+	}
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
 	return 0;
