@@ -113,6 +113,36 @@ static void late_cpu_is_reported(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, kunit_dmesg_count(h.msg) > h.seen);
 }
 
+#define QUIET_NS	(50 * NSEC_PER_MSEC)	/* five ticks at HZ 100 */
+
+/*
+ * The round's function, for 50 ms: how many other CPUs took an interrupt
+ * meanwhile. Every CPU passed DISABLE_IRQ before RUN, so none may.
+ */
+static int count_cpus_interrupted(void *arg)
+{
+	u64 before[NR_CPUS], end = ktime_get_ns() + QUIET_NS;
+	int cpu, self = smp_processor_id(), n = 0;
+
+	(void)arg;
+	for_each_online_cpu(cpu)
+		before[cpu] = READ_ONCE(cpus[cpu].irqs);
+	while (ktime_get_ns() < end)
+		barrier();
+	for_each_online_cpu(cpu)
+		n += cpu != self && READ_ONCE(cpus[cpu].irqs) != before[cpu];
+	return n;
+}
+
+/* While fn runs, every other CPU spins with interrupts off. */
+static void no_interrupts_while_fn_runs(struct kunit *t)
+{
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	KUNIT_EXPECT_EQ(t, stop_machine(count_cpus_interrupted, NULL), 0);
+}
+
 SELFTEST_SUITE(stop_machine,
 	KUNIT_CASE(rendezvous_with_cross_cpu_calls),
-	KUNIT_CASE(late_cpu_is_reported));
+	KUNIT_CASE(late_cpu_is_reported),
+	KUNIT_CASE(no_interrupts_while_fn_runs));
