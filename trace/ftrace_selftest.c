@@ -366,6 +366,27 @@ static void notrace_wins(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, c.hits[2], 10);
 }
 
+/* With no filter, an ops wants every site but its notrace ones. */
+static void notrace_without_filter(struct kunit *t)
+{
+	struct counting_ops c;
+	unsigned long t2;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	t2 = rec_count(T2);
+	counting_init(&c, NULL);
+	ftrace_set_notrace(&c.ops, "ftrace_test_target2", 19, 1);
+	register_ftrace_function(&c.ops);
+	KUNIT_EXPECT_EQ(t, rec_count(T2), t2);
+	KUNIT_EXPECT_EQ(t, rec_count(T1), rec_count(T3));
+	call_targets(10);
+	counting_done(&c);
+	KUNIT_EXPECT_EQ(t, c.hits[0], 10);
+	KUNIT_EXPECT_EQ(t, c.hits[1], 0);
+	KUNIT_EXPECT_EQ(t, c.hits[2], 10);
+}
+
 /*
  * With two ops the list function asks each (ftrace_ops_test): a site on
  * for b must not reach a, whose notrace names it.
@@ -896,6 +917,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(list_func_three_ops),
 	KUNIT_CASE(notrace_wins),
 	KUNIT_CASE(notrace_with_two_ops),
+	KUNIT_CASE(notrace_without_filter),
 	KUNIT_CASE(glob_forms),
 	KUNIT_CASE(filter_replace_no_window),
 	KUNIT_CASE(recursion_is_stopped),

@@ -16,6 +16,7 @@
 #include "trace_targets.h"
 #include "printk.h"
 #include "trace.h"
+#include "kallsyms.h"
 
 #define MAX_EVENTS	512
 
@@ -255,6 +256,7 @@ static long sort_100(long unused)
 /* set_graph_notrace: sort's own entry and return, none of sift_down's. */
 static void graph_test_notrace(struct kunit *t)
 {
+	unsigned long sift = ftrace_location(kallsyms_lookup_name("sift_down"));
 	struct graph_log *log;
 
 	if (!ftrace_nr_records())
@@ -270,9 +272,11 @@ static void graph_test_notrace(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT,
 				 ftrace_location((unsigned long)sort)), 1);
 	KUNIT_EXPECT_TRUE(t, check_nesting(log).balanced);
+	/* set_graph_notrace alone still holds. */
 	ftrace_graph_set_hash(NULL, true);
 	read_events(log, run_here(sort_100, 0));
 	KUNIT_EXPECT_TRUE(t, log->n > 2);
+	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, sift), 0);
 	KUNIT_EXPECT_TRUE(t, check_nesting(log).balanced);
 	stop_graph();
 	kfree(log);
