@@ -272,12 +272,19 @@ static void graph_test_notrace(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT,
 				 ftrace_location((unsigned long)sort)), 1);
 	KUNIT_EXPECT_TRUE(t, check_nesting(log).balanced);
-	/* set_graph_notrace alone still holds. */
 	ftrace_graph_set_hash(NULL, true);
 	read_events(log, run_here(sort_100, 0));
 	KUNIT_EXPECT_TRUE(t, log->n > 2);
-	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, sift), 0);
+	KUNIT_EXPECT_TRUE(t, count(log, TRACE_GRAPH_ENT, sift) > 0);
 	KUNIT_EXPECT_TRUE(t, check_nesting(log).balanced);
+	/* set_graph_notrace alone still holds. */
+	ftrace_graph_set_hash(NULL, false);
+	KUNIT_EXPECT_EQ(t, set_hash("sift_down", true, true), 0);
+	read_events(log, run_here(sort_100, 0));
+	KUNIT_EXPECT_TRUE(t, count(log, TRACE_GRAPH_ENT,
+				   ftrace_location((unsigned long)sort)) > 0);
+	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, sift), 0);
+	ftrace_graph_set_hash(NULL, true);
 	stop_graph();
 	kfree(log);
 }
