@@ -274,6 +274,72 @@ static void modify_all_code_order(struct kunit *t)
 			order_n - site - 1);
 }
 
+/* What the trampoline's ftrace_call calls now. */
+static unsigned long ftrace_call_target(void)
+{
+	unsigned long call = (unsigned long)ftrace_call;
+	u32 insn = site_insn(call);
+
+	return riscv_insn_is_jal(insn) ? riscv_insn_jal_target(call, insn) : 0;
+}
+
+/*
+ * A filter change goes through the list function (step 1), and must
+ * come back to the only ops' own function (step 3), or every traced call
+ * pays for the list walk from then on.
+ */
+static void filter_change_restores_ftrace_call(struct kunit *t)
+{
+	struct counting_ops c;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	SKIP_UNLESS_ALONE(t);
+	counting_init(&c, "ftrace_test_target1");
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_call_target(), (unsigned long)count_call);
+	KUNIT_EXPECT_EQ(t, ftrace_set_filter(&c.ops, "ftrace_test_target2",
+					     19, 1), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_call_target(), (unsigned long)count_call);
+	call_targets(10);
+	counting_done(&c);
+	KUNIT_EXPECT_EQ(t, ftrace_call_target(), (unsigned long)ftrace_stub);
+	KUNIT_EXPECT_EQ(t, c.hits[0] + c.hits[2], 0);
+	KUNIT_EXPECT_EQ(t, c.hits[1], 10);
+}
+
+struct location_check {
+	unsigned long bad, checked;
+};
+
+/*
+ * ftrace_location at the last halfword before each site: 0, or a site
+ * inside the function that holds that address, never the next one's.
+ */
+static int check_location_before(struct dyn_ftrace *rec, void *data)
+{
+	struct location_check *lc = data;
+	unsigned long p = rec->ip - 2, size, off, loc;
+
+	if (!kallsyms_lookup(p, &size, &off))
+		return 0;
+	loc = ftrace_location(p);
+	lc->checked++;
+	lc->bad += loc && (loc < p - off || loc >= p - off + size);
+	return 0;
+}
+
+static void location_stays_in_function(struct kunit *t)
+{
+	struct location_check lc = { 0, 0 };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_for_each_rec(check_location_before, &lc);
+	KUNIT_EXPECT_TRUE(t, lc.checked > 20);
+	KUNIT_EXPECT_EQ(t, lc.bad, 0);
+}
+
 static void single_ops_filter(struct kunit *t)
 {
 	struct counting_ops c;
@@ -913,6 +979,8 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(make_call_and_nop),
 	KUNIT_CASE(single_ops_filter),
 	KUNIT_CASE(modify_all_code_order),
+	KUNIT_CASE(filter_change_restores_ftrace_call),
+	KUNIT_CASE(location_stays_in_function),
 	KUNIT_CASE(two_ops_two_filters),
 	KUNIT_CASE(list_func_three_ops),
 	KUNIT_CASE(notrace_wins),
