@@ -616,6 +616,46 @@ static void recursion_is_stopped(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, recursion_calls, 4);
 }
 
+/*
+ * A callback with no guard of its own, under ftrace_ops_list_func (a
+ * second ops is on): the list function's own bits stop it, one level
+ * deeper at most (its transition bit). Its own depth limit only keeps
+ * a broken list function from overflowing the stack.
+ */
+static unsigned long naive_calls, naive_depth;
+
+static void naive_recursing_call(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op,
+				 struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+	naive_calls++;
+	if (naive_depth++ < 8)
+		ftrace_test_target1(0);
+	naive_depth--;
+}
+
+static void list_func_stops_recursion(struct kunit *t)
+{
+	struct ftrace_ops ops = { .func = naive_recursing_call,
+				  .name = "naive" };
+	struct counting_ops other;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	counting_init(&other, "ftrace_test_target2");
+	ftrace_set_filter(&ops, "ftrace_test_target1", 19, 1);
+	naive_calls = 0;
+	register_ftrace_function(&other.ops);
+	register_ftrace_function(&ops);
+	ftrace_test_target1(1);
+	ftrace_test_target1(2);
+	unregister_ftrace_function(&ops);
+	ftrace_free_ops_hashes(&ops);
+	counting_done(&other);
+	KUNIT_EXPECT_EQ(t, naive_calls, 4);
+}
+
 /* FTRACE_OPS_FL_RECURSION: the core wraps the callback itself. */
 static void recursion_flag_wraps(struct kunit *t)
 {
@@ -990,6 +1030,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(filter_replace_no_window),
 	KUNIT_CASE(recursion_is_stopped),
 	KUNIT_CASE(recursion_flag_wraps),
+	KUNIT_CASE(list_func_stops_recursion),
 	KUNIT_CASE(save_regs_sees_args),
 	KUNIT_CASE(ipmodify_redirects),
 	KUNIT_CASE(ipmodify_filter_update),
