@@ -656,6 +656,54 @@ static void list_func_stops_recursion(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, naive_calls, 4);
 }
 
+/*
+ * An interrupt has a recursion bit of its own: inside one that lands
+ * in a callback (simulated here, hardirq count up), a callback may
+ * still call a traced function once more (the transition bit), as it
+ * may in a task. T1's callback "takes the interrupt" and calls T2;
+ * T2's callback calls T3; T3's is reached.
+ */
+static unsigned long irq_chain_hits[3];
+
+static void irq_chain_call(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	(void)op, (void)fregs;
+	if (bit < 0)
+		return;
+	if (ip == T1) {
+		irq_chain_hits[0]++;
+		current->preempt_count += HARDIRQ_OFFSET;
+		ftrace_test_target2(0);
+		current->preempt_count -= HARDIRQ_OFFSET;
+	} else if (ip == T2) {
+		irq_chain_hits[1]++;
+		ftrace_test_target3(0);
+	} else if (ip == T3) {
+		irq_chain_hits[2]++;
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void irq_has_its_own_bit(struct kunit *t)
+{
+	struct ftrace_ops ops = { .func = irq_chain_call, .name = "irq" };
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_set_filter(&ops, "ftrace_test_target*", 19, 1);
+	memset(irq_chain_hits, 0, sizeof(irq_chain_hits));
+	register_ftrace_function(&ops);
+	ftrace_test_target1(1);
+	unregister_ftrace_function(&ops);
+	ftrace_free_ops_hashes(&ops);
+	KUNIT_EXPECT_EQ(t, irq_chain_hits[0], 1);
+	KUNIT_EXPECT_EQ(t, irq_chain_hits[1], 1);
+	KUNIT_EXPECT_EQ(t, irq_chain_hits[2], 1);
+}
+
 /* FTRACE_OPS_FL_RECURSION: the core wraps the callback itself. */
 static void recursion_flag_wraps(struct kunit *t)
 {
@@ -1031,6 +1079,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(recursion_is_stopped),
 	KUNIT_CASE(recursion_flag_wraps),
 	KUNIT_CASE(list_func_stops_recursion),
+	KUNIT_CASE(irq_has_its_own_bit),
 	KUNIT_CASE(save_regs_sees_args),
 	KUNIT_CASE(ipmodify_redirects),
 	KUNIT_CASE(ipmodify_filter_update),
