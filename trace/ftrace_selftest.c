@@ -814,6 +814,68 @@ static void save_regs_sees_args(struct kunit *t)
 				  FTRACE_OPS_FL_SAVE_REGS);
 }
 
+/* Calls of one ops on T1, and how many came with pt_regs. */
+struct regs_ops {
+	struct ftrace_ops ops;
+	unsigned long calls, with_regs;
+};
+
+static void count_regs(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct regs_ops *r = container_of(op, struct regs_ops, ops);
+
+	(void)parent_ip;
+	if (ip != T1)
+		return;
+	r->calls++;
+	r->with_regs += fregs != NULL;
+}
+
+static void regs_ops_init(struct regs_ops *r, unsigned long flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->ops.func = count_regs;
+	r->ops.flags = flags;
+	r->ops.name = "regs-count";
+	ftrace_set_filter(&r->ops, "ftrace_test_target1", 19, 1);
+}
+
+/*
+ * A site moves from ftrace_caller to ftrace_regs_caller when a SAVE_REGS
+ * ops joins a plain one (ftrace_modify_call), and stays there while any
+ * SAVE_REGS ops still wants it: each gets pt_regs on every call.
+ */
+static void regs_ops_join_and_leave(struct kunit *t)
+{
+	struct regs_ops plain, r1, r2;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (!ftrace_regs_supported())
+		KUNIT_SKIP(t, "sites have no pt_regs (-pg)");
+	regs_ops_init(&plain, 0);
+	regs_ops_init(&r1, FTRACE_OPS_FL_SAVE_REGS);
+	regs_ops_init(&r2, FTRACE_OPS_FL_SAVE_REGS);
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&plain.ops), 0);
+	ftrace_test_target1(1);
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&r1.ops), 0);
+	ftrace_test_target1(2);
+	KUNIT_EXPECT_EQ(t, register_ftrace_function(&r2.ops), 0);
+	unregister_ftrace_function(&r1.ops);
+	ftrace_test_target1(3);
+	unregister_ftrace_function(&r2.ops);
+	unregister_ftrace_function(&plain.ops);
+	ftrace_free_ops_hashes(&plain.ops);
+	ftrace_free_ops_hashes(&r1.ops);
+	ftrace_free_ops_hashes(&r2.ops);
+	KUNIT_EXPECT_EQ(t, plain.calls, 3);
+	KUNIT_EXPECT_EQ(t, r1.calls, 1);
+	KUNIT_EXPECT_EQ(t, r1.with_regs, 1);
+	KUNIT_EXPECT_EQ(t, r2.calls, 1);
+	KUNIT_EXPECT_EQ(t, r2.with_regs, 1);
+}
+
 static void redirect(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -1081,6 +1143,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(list_func_stops_recursion),
 	KUNIT_CASE(irq_has_its_own_bit),
 	KUNIT_CASE(save_regs_sees_args),
+	KUNIT_CASE(regs_ops_join_and_leave),
 	KUNIT_CASE(ipmodify_redirects),
 	KUNIT_CASE(ipmodify_filter_update),
 	KUNIT_CASE(permanent_vs_ftrace_enabled),
