@@ -1045,15 +1045,14 @@ static void slow_callback(unsigned long ip, unsigned long parent_ip,
 	__atomic_sub_fetch(&inside, 1, __ATOMIC_SEQ_CST);
 }
 
-static void unregister_waits_for_callbacks(struct kunit *t)
+/* Register and unregister the slow ops while other CPUs call in. */
+static void slow_ops_rounds(struct kunit *t)
 {
 	struct ftrace_ops ops = { .func = slow_callback, .name = "slow" };
 	struct callers cs;
 	unsigned long after;
 	int round;
 
-	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	ftrace_set_filter(&ops, "ftrace_test_target*", 19, 1);
 	start_callers(&cs);
 	for (round = 0; round < 10; round++) {
@@ -1068,6 +1067,33 @@ static void unregister_waits_for_callbacks(struct kunit *t)
 	stop_callers(&cs);
 	ftrace_free_ops_hashes(&ops);
 	KUNIT_EXPECT_TRUE(t, slow_calls > 0);
+}
+
+static void unregister_waits_for_callbacks(struct kunit *t)
+{
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	slow_ops_rounds(t);
+}
+
+/*
+ * The same where unregistering changes no site and no function: two
+ * other ops keep the sites on and ftrace_call on the list function.
+ * The rendezvous must run all the same.
+ */
+static void unregister_waits_beside_others(struct kunit *t)
+{
+	struct counting_ops a, b;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	counting_init(&a, "ftrace_test_target*");
+	counting_init(&b, "ftrace_test_target*");
+	register_ftrace_function(&a.ops);
+	register_ftrace_function(&b.ops);
+	slow_ops_rounds(t);
+	counting_done(&b);
+	counting_done(&a);
 }
 
 static const char *const storm_filters[] = {
@@ -1148,5 +1174,6 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(ipmodify_filter_update),
 	KUNIT_CASE(permanent_vs_ftrace_enabled),
 	KUNIT_CASE(unregister_waits_for_callbacks),
+	KUNIT_CASE(unregister_waits_beside_others),
 	KUNIT_CASE(patch_storm),
 );
