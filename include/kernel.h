@@ -18,6 +18,13 @@
 #define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 #define barrier()	__asm__ __volatile__("" ::: "memory")
+/*
+ * Publish a pointer to a newly set-up object: a release store (fence
+ * rw,w before it on RISC-V), so no CPU that loads the pointer sees the
+ * object's older contents. Readers use READ_ONCE, since RISC-V keeps
+ * address-dependent loads in order (Linux's rcu_dereference).
+ */
+#define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 #define __used		__attribute__((used))
 #define __packed	__attribute__((packed))
 #define __aligned(n)	__attribute__((aligned(n)))

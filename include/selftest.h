@@ -71,6 +71,14 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 	return;								\
 } while (0)
 
+/*
+ * Tests of kernel messages: how many times s appears in the kernel log,
+ * and a spin until it appears more than `seen` times (false if it has
+ * not within timeout_ns).
+ */
+unsigned int kunit_dmesg_count(const char *s);
+bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns);
+
 int selftest_run(const char *filter);
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 

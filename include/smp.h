@@ -6,6 +6,7 @@
 #define _SMP_H
 
 #include "kernel.h"
+#include "time.h"
 
 #define NR_CPUS		8
 
@@ -51,6 +52,19 @@ static inline int smp_processor_id(void)
 
 #define for_each_online_cpu(c) \
 	for ((c) = 0; (c) < nr_cpus; (c)++) if (cpus[c].online)
+
+/*
+ * A CPU spinning until other CPUs answer (a function call, a stage of
+ * stop_machine) names the late ones every STALL_REPORT_NS instead of
+ * waiting in silence; stall_watch_ms says when, start at zero.
+ */
+#define STALL_REPORT_NS	NSEC_PER_SEC
+
+struct stall_watch {
+	u64 start, next;	/* ns */
+};
+
+u64 stall_watch_ms(struct stall_watch *w);
 
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);

@@ -43,7 +43,6 @@ void late_initcalls(void)
 {
 	struct task *t;
 
-	trace_init();			/* ring buffer, tracers, tracefs */
 	if (cmdline_has("selftest"))
 		t = kthread_create(selftest_thread, NULL, "selftest");
 	else if (cmdline_has("fgraph_fp_test"))
@@ -52,6 +51,8 @@ void late_initcalls(void)
 		t = kthread_create(shell_main, NULL, "sh");
 	if (!t)
 		panic("cannot start the first thread");
+	/* The other CPUs run: patching text from now on needs stoppers. */
 	stop_machine_init();		/* a stopper thread per CPU */
+	trace_init();			/* ring buffer, tracers, tracefs */
 	kthread_start(t);		/* pid 1, as init is on Linux */
 }

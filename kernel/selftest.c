@@ -9,6 +9,7 @@
 #include "printk.h"
 #include "string.h"
 #include "mm.h"
+#include "time.h"
 
 extern const struct kunit_suite __start_selftests[], __stop_selftests[];
 
@@ -27,6 +28,38 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 	va_end(ap);
 	console_printf("    # %s: %s:%d: %s\n", t->name, file, line, msg);
 	t->failed++;
+}
+
+/*
+ * Read in chunks that overlap by strlen(s) - 1 bytes: a match is
+ * counted in the chunk it starts in, and never twice.
+ */
+unsigned int kunit_dmesg_count(const char *s)
+{
+	char buf[512];
+	size_t len = strlen(s), pos = 0, n;
+	unsigned int count = 0;
+	const char *p;
+
+	while ((n = dmesg_read(buf, sizeof(buf) - 1, pos)) >= len) {
+		buf[n] = '\0';
+		for (p = buf; (p = strstr(p, s)); p++)
+			count++;
+		if (n < sizeof(buf) - 1)
+			break;
+		pos += n - len + 1;
+	}
+	return count;
+}
+
+bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns)
+{
+	u64 end = ktime_get_ns() + timeout_ns;
+
+	while (kunit_dmesg_count(s) <= seen)
+		if (ktime_get_ns() > end)
+			return false;
+	return true;
 }
 
 /* Is name one of filter's comma-separated words? */

@@ -7,6 +7,7 @@
  * stopper can only run once its CPU leaves any preempt-disabled region,
  * no CPU is inside an ftrace trampoline or callback while fn runs. Every
  * CPU executes fence.i before it resumes, so it fetches the new text.
+ * The caller names any CPU that keeps a state waiting over a second.
  */
 #include "kernel.h"
 #include "stop_machine.h"
@@ -31,6 +32,14 @@ struct multi_stop_data {
 	int thread_ack;
 	int ret;
 	volatile enum multi_stop_state state;
+	enum multi_stop_state acked[NR_CPUS];	/* each CPU's last */
+};
+
+static const char *const state_names[] = {
+	[MULTI_STOP_PREPARE] = "PREPARE",
+	[MULTI_STOP_DISABLE_IRQ] = "DISABLE_IRQ",
+	[MULTI_STOP_RUN] = "RUN",
+	[MULTI_STOP_EXIT] = "EXIT",
 };
 
 static struct task *stopper[NR_CPUS];
@@ -48,32 +57,70 @@ static void set_state(struct multi_stop_data *m, enum multi_stop_state s)
 }
 
 /*
- * The last CPU to acknowledge a state moves everyone to the next; after
- * EXIT, thread_ack reaching zero tells stop_machine nobody reads m.
+ * The last CPU to acknowledge a state moves everyone to the next. After
+ * EXIT, thread_ack reaching zero lets stop_machine return, and m, on
+ * its stack, be reused at once: so the state is the acknowledger's own
+ * copy, and nothing of m is read after the decrement.
  */
-static void ack_state(struct multi_stop_data *m)
+static void ack_state(struct multi_stop_data *m, enum multi_stop_state cur)
 {
+	WRITE_ONCE(m->acked[smp_processor_id()], cur);
 	if (__atomic_sub_fetch(&m->thread_ack, 1, __ATOMIC_SEQ_CST) == 0 &&
-	    m->state != MULTI_STOP_EXIT)
-		set_state(m, m->state + 1);
+	    cur != MULTI_STOP_EXIT)
+		set_state(m, cur + 1);
 }
 
+/*
+ * The calling CPU names, every STALL_REPORT_NS, each CPU that has not
+ * acknowledged state s yet. The round neither goes on without it (fn
+ * could rewrite text that CPU is executing) nor fails: its callers
+ * cannot undo what they did before it (an ops already off the list
+ * must still be waited out), and the late CPU would still come and
+ * read m. So it waits on, loudly, as Linux's stall warnings do.
+ */
+static void report_late_cpus(struct multi_stop_data *m,
+			     enum multi_stop_state s, struct stall_watch *w)
+{
+	u64 ms = stall_watch_ms(w);
+	int cpu;
+
+	if (!ms)
+		return;
+	for_each_online_cpu(cpu)
+		if (READ_ONCE(m->acked[cpu]) < s)
+			pr_err("stop_machine: CPU %d (hart %lu) has not "
+			       "acknowledged MULTI_STOP_%s after %llu ms\n",
+			       cpu, cpus[cpu].hartid, state_names[s], ms);
+}
+
+/*
+ * Interrupts stay as they were until every CPU has arrived (the
+ * DISABLE_IRQ stage), as in Linux: a CPU still on its way may be
+ * spinning with interrupts off in smp_call_function_single on this one,
+ * and reaches its own stopper only once this one has answered.
+ * The callers keep preemption off throughout.
+ */
 static void multi_cpu_stop(struct multi_stop_data *m)
 {
 	enum multi_stop_state cur = MULTI_STOP_NONE, next;
-	unsigned long flags = local_irq_save();
+	unsigned long flags = local_save_flags();
 	bool active = smp_processor_id() == m->active_cpu;
+	struct stall_watch w = { 0, 0 };
 
 	do {
 		next = __atomic_load_n(&m->state, __ATOMIC_SEQ_CST);
-		if (next == cur)
+		if (next == cur) {
+			if (active)
+				report_late_cpus(m, cur, &w);
 			continue;
+		}
 		cur = next;
+		w.start = 0;
 		if (cur == MULTI_STOP_DISABLE_IRQ)
 			local_irq_disable();
 		else if (cur == MULTI_STOP_RUN && active)
 			m->ret = m->fn(m->data);
-		ack_state(m);
+		ack_state(m, cur);
 	} while (cur != MULTI_STOP_EXIT);
 	local_flush_icache();
 	local_irq_restore(flags);
@@ -89,8 +136,10 @@ static void stopper_thread(void *arg)
 		while (!stop_pending[cpu])
 			sleep_on(stopper[cpu], &pending_lock);
 		stop_pending[cpu] = 0;
+		preempt_disable();	/* no tick moves the stopper away */
 		spin_unlock_irqrestore(&pending_lock, flags);
 		multi_cpu_stop(stop_work);
+		preempt_enable();
 	}
 }
 
@@ -120,11 +169,29 @@ static void wake_stopper(int cpu)
 	wake_up_task(stopper[cpu]);
 }
 
-/* Before the stoppers exist only the boot CPU runs: just call fn. */
+static int online_cpus(void)
+{
+	int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n++;
+	return n;
+}
+
+/*
+ * Before the stoppers exist (ftrace_init) only the boot CPU runs: just
+ * call fn. With another CPU up, that CPU could fetch an instruction fn
+ * is halfway through writing (a -pg site is two halfword stores).
+ */
 static int stop_machine_early(int (*fn)(void *), void *data)
 {
-	unsigned long flags = local_irq_save();
-	int ret = fn(data);
+	unsigned long flags;
+	int ret, n = online_cpus();
+
+	if (n > 1)
+		panic("stop_machine: %d CPUs online, no stopper threads", n);
+	flags = local_irq_save();
+	ret = fn(data);
 
 	local_flush_icache();
 	local_irq_restore(flags);
@@ -134,6 +201,7 @@ static int stop_machine_early(int (*fn)(void *), void *data)
 int stop_machine(int (*fn)(void *), void *data)
 {
 	struct multi_stop_data m = { .fn = fn, .data = data };
+	struct stall_watch w = { 0, 0 };
 	int cpu;
 
 	if (!stopper[0])
@@ -141,8 +209,7 @@ int stop_machine(int (*fn)(void *), void *data)
 	mutex_lock(&stop_mutex);
 	preempt_disable();
 	m.active_cpu = smp_processor_id();
-	for_each_online_cpu(cpu)
-		m.num_threads++;
+	m.num_threads = online_cpus();
 	set_state(&m, MULTI_STOP_PREPARE);
 	stop_work = &m;
 	stop_running = true;
@@ -151,7 +218,7 @@ int stop_machine(int (*fn)(void *), void *data)
 			wake_stopper(cpu);
 	multi_cpu_stop(&m);
 	while (__atomic_load_n(&m.thread_ack, __ATOMIC_SEQ_CST))
-		;
+		report_late_cpus(&m, MULTI_STOP_EXIT, &w);
 	stop_running = false;
 	rounds++;
 	preempt_enable();

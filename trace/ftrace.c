@@ -439,10 +439,11 @@ static void update_ftrace_function(void)
 	ftrace_trace_function = func;
 }
 
+/* ftrace_ops_list_func may be walking the list on another CPU. */
 static void add_ftrace_ops(struct ftrace_ops *ops)
 {
 	ops->next = ftrace_ops_list;
-	WRITE_ONCE(ftrace_ops_list, ops);
+	rcu_assign_pointer(ftrace_ops_list, ops);
 }
 
 static void remove_ftrace_ops(struct ftrace_ops *ops)

@@ -1,10 +1,13 @@
 """test_stack_tracer_boot.py: `stacktrace` on the kernel command line
-turns the stack tracer on from boot, as in Linux."""
+turns the stack tracer on from boot, as in Linux. With 4 CPUs the
+other CPUs are up by then, so the tracer's sites must change in a real
+stop_machine round (kernel/stop_machine.c refuses to patch without one
+once another CPU is online)."""
 
 from tracing import cat
 
 APPEND = 'stacktrace'
-SMP = 1
+SMP = (1, 4)
 
 
 def test_on_from_boot(k):

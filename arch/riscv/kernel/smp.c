@@ -63,6 +63,37 @@ void handle_ipi(void)
 	}
 }
 
+/* The milliseconds waited when a report is due, else 0. */
+u64 stall_watch_ms(struct stall_watch *w)
+{
+	u64 now = ktime_get_ns();
+
+	if (!w->start) {
+		w->start = now;
+		w->next = now + STALL_REPORT_NS;
+		return 0;
+	}
+	if (now < w->next)
+		return 0;
+	w->next = now + STALL_REPORT_NS;
+	return (now - w->start) / (NSEC_PER_SEC / 1000);
+}
+
+/*
+ * A call cannot be abandoned: the target would run it later, on the
+ * caller's dead data. So the caller names the target, as Linux's CSD
+ * lock check does, and goes on waiting.
+ */
+static void report_late_call(int cpu, struct stall_watch *w)
+{
+	u64 ms = stall_watch_ms(w);
+
+	if (ms)
+		pr_err("smp: CPU %d (hart %lu) has not run a function call "
+		       "from CPU %d after %llu ms\n", cpu, cpus[cpu].hartid,
+		       smp_processor_id(), ms);
+}
+
 /*
  * Run fn(data) on cpu in interrupt context and wait for it. While
  * waiting, serve IPIs sent to this CPU, so two CPUs calling each other
@@ -73,6 +104,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	/* Interrupts off first: a preempted caller could change CPUs. */
 	unsigned long flags = local_irq_save();
 	struct cpu *c = &cpus[cpu];
+	struct stall_watch w = { 0, 0 };
 
 	if (cpu == smp_processor_id()) {
 		fn(data);
@@ -89,8 +121,10 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	c->ipi_data = data;
 	c->ipi_done = 0;
 	smp_send_ipi(cpu, IPI_CALL_FUNC);
-	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE)) {
 		handle_ipi();
+		report_late_call(cpu, &w);
+	}
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
 	return 0;

@@ -1,13 +1,16 @@
 /*
  * smp_test.c: selftests of inter-processor interrupts: a function call
  * lands on the CPU asked for, every online CPU answers, and a
- * reschedule IPI wakes a CPU out of its idle wfi.
+ * reschedule IPI wakes a CPU out of its idle wfi, and a caller names
+ * the CPU that keeps it waiting.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "sched.h"
 #include "smp.h"
 #include "time.h"
+#include "printk.h"
+#include "asm/csr.h"
 
 static void record_cpu(void *arg)
 {
@@ -117,9 +120,58 @@ static void woken_thread_runs_on_idle_cpu(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ran_on, target);
 }
 
+#define HOLD_LIMIT_NS	(5 * NSEC_PER_SEC)
+
+/* Keeps interrupts off on its CPU until msg is logged. */
+struct irq_holder {
+	char msg[96];
+	unsigned int seen;	/* times msg was logged before */
+	volatile bool holding;
+};
+
+static void hold_irqs_off(void *arg)
+{
+	struct irq_holder *h = arg;
+	unsigned long flags = local_irq_save();
+
+	WRITE_ONCE(h->holding, true);
+	kunit_dmesg_wait(h->msg, h->seen, HOLD_LIMIT_NS);
+	local_irq_restore(flags);
+}
+
+/*
+ * A call to a CPU with interrupts off cannot be abandoned (the target
+ * would later run it on the caller's dead data), so the caller waits,
+ * but names the CPU it waits for, as Linux's CSD lock check does.
+ */
+static void late_call_is_reported(struct kunit *t)
+{
+	struct irq_holder h = { .holding = false };
+	int cpu = nr_cpus - 1, ran_on = -1;
+	struct task *th;
+
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	snprintf(h.msg, sizeof(h.msg), "smp: CPU %d (hart %lu) has not run "
+		 "a function call", cpu, cpus[cpu].hartid);
+	h.seen = kunit_dmesg_count(h.msg);
+	th = kthread_create_on_cpu(hold_irqs_off, &h, "st_irqoff", cpu);
+	if (!th)
+		KUNIT_SKIP(t, "no thread");
+	kthread_start(th);
+	while (!h.holding)
+		yield();
+	KUNIT_EXPECT_EQ(t, smp_call_function_single(cpu, record_cpu, &ran_on),
+			0);
+	KUNIT_EXPECT_EQ(t, ran_on, cpu);
+	KUNIT_EXPECT_EQ(t, kthread_wait(th), 0);
+	KUNIT_EXPECT_TRUE(t, kunit_dmesg_count(h.msg) > h.seen);
+}
+
 SELFTEST_SUITE(smp,
 	KUNIT_CASE(call_single_runs_on_target),
 	KUNIT_CASE(call_single_rejects_offline_cpu),
 	KUNIT_CASE(every_online_cpu_answers),
 	KUNIT_CASE(reschedule_ipi_reaches_idle_cpu),
-	KUNIT_CASE(woken_thread_runs_on_idle_cpu));
+	KUNIT_CASE(woken_thread_runs_on_idle_cpu),
+	KUNIT_CASE(late_call_is_reported));

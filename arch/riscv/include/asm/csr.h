@@ -62,6 +62,11 @@ static inline unsigned long local_irq_save(void)
 	return csr_read_clear(sstatus, SSTATUS_SIE) & SSTATUS_SIE;
 }
 
+static inline unsigned long local_save_flags(void)
+{
+	return csr_read(sstatus) & SSTATUS_SIE;
+}
+
 static inline void local_irq_restore(unsigned long flags)
 {
 	csr_set(sstatus, flags & SSTATUS_SIE);
