@@ -115,8 +115,10 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 		local_irq_restore(flags);
 		return -ENODEV;
 	}
-	while (!spin_trylock(&call_lock))
+	while (!spin_trylock(&call_lock)) {
 		handle_ipi();
+		cpu_relax();
+	}
 	c->ipi_func = fn;
 	c->ipi_data = data;
 	c->ipi_done = 0;
@@ -124,6 +126,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE)) {
 		handle_ipi();
 		report_late_call(cpu, &w);
+		cpu_relax();
 	}
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
@@ -189,7 +192,7 @@ static void boot_one(int id, unsigned long hartid)
 		return;
 	}
 	while (!__atomic_load_n(&cpus[id].online, __ATOMIC_ACQUIRE))
-		;
+		cpu_relax();
 	secondary_boot_sp = 0;
 }
 
