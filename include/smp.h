@@ -15,6 +15,7 @@
 #define IPI_RESCHEDULE	0
 #define IPI_CALL_FUNC	1
 #define IPI_STOP	2
+#define IPI_CALL_EACH	3
 
 struct task;
 
@@ -33,6 +34,7 @@ struct cpu {
 	u64 ticks;			/* timer interrupts taken */
 	u64 irqs;			/* all interrupts taken */
 	u64 idle_ticks;
+	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -93,6 +95,7 @@ void smp_send_ipi(int cpu, int msg);
 void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
+void on_each_cpu(void (*fn)(void *), void *data);
 void handle_ipi(void);
 unsigned long online_hart_mask(void);
 
