@@ -80,15 +80,16 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  arch/riscv/kernel/*   trap entry, SBI, SMP bring-up, the patcher itself
 #  arch/riscv/mm/*       page tables, also used by the patcher's alias map
 #  kernel/stop_machine   runs while sites change under it
+#  kernel/rcu            __schedule calls it, the trampolines' way out too
 #  kernel/spinlock       taken inside the tracer and the patcher
 #  kernel/printk, uart   oops and ftrace_bug reports must not recurse
 #  kernel/kallsyms       the trace output and backtraces call it
 #  kernel/selftest       counts what the tracer does and must not be counted
 #  lib/*                 string and printf run inside tracers
 #  trace/*               the tracer must never trace itself
-NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/spinlock.c \
-	   kernel/printk.c kernel/uart.c kernel/kallsyms.c kernel/selftest.c \
-	   lib/% trace/%
+NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
+	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
+	   kernel/selftest.c lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to

@@ -240,6 +240,21 @@ int ftrace_enable_ftrace_graph_caller(void);
 int ftrace_disable_ftrace_graph_caller(void);
 void ftrace_arch_code_modify_post_process(void);
 
+/*
+ * The patch mode (trace/ftrace_live.c): stop_machine, or live, where the
+ * other harts run on through an update and each step of it ends with
+ * every hart's fence.i.
+ */
+bool ftrace_patch_live(void);
+int ftrace_set_patch_mode(const char *name);
+const char *ftrace_patch_mode_name(void);
+void ftrace_patch_mode_init(void);
+void ftrace_patch_mode_create_file(void);
+void ftrace_live_step_begin(void);
+void ftrace_live_step_end(void);
+void ftrace_live_written(unsigned long ip);
+unsigned long ftrace_live_steps(void);
+
 /* fgraph (trace/fgraph.c) hooks the trampolines call. */
 void prepare_ftrace_return(unsigned long *parent, unsigned long self_addr,
 			   unsigned long frame_pointer, unsigned long *retp);

@@ -7,6 +7,7 @@
 
 #include "kernel.h"
 #include "time.h"
+#include "asm/csr.h"
 
 #define NR_CPUS		8
 
@@ -14,6 +15,7 @@
 #define IPI_RESCHEDULE	0
 #define IPI_CALL_FUNC	1
 #define IPI_STOP	2
+#define IPI_CALL_EACH	3
 
 struct task;
 
@@ -32,6 +34,7 @@ struct cpu {
 	u64 ticks;			/* timer interrupts taken */
 	u64 irqs;			/* all interrupts taken */
 	u64 idle_ticks;
+	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
 };
 
 extern struct cpu cpus[NR_CPUS];
@@ -68,11 +71,33 @@ struct stall_watch {
 
 u64 stall_watch_ms(struct stall_watch *w);
 
+/*
+ * One step of a wait for another hart (a lock, a stage of stop_machine,
+ * a function call, a CPU coming online). Under QEMU's -icount, one host
+ * thread runs the harts in turn and a spinning hart keeps it for its
+ * whole slice (millions of instructions), while the hart it waits for
+ * cannot run; a wfi ends the turn. A soft interrupt made pending first,
+ * with interrupts off, keeps the wfi from sleeping: it returns at once,
+ * as on hardware. The pending bit is then put back as the IPIs need it.
+ */
+static inline void cpu_relax(void)
+{
+	unsigned long flags = local_irq_save();
+
+	csr_set(sip, SIE_SSIE);
+	wfi();
+	csr_clear(sip, SIE_SSIE);
+	if (READ_ONCE(this_cpu()->ipi_pending))
+		csr_set(sip, SIE_SSIE);
+	local_irq_restore(flags);
+}
+
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);
 void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
+void on_each_cpu(void (*fn)(void *), void *data);
 void handle_ipi(void);
 unsigned long hart_mask(unsigned long cpumask);
 unsigned long online_hart_mask(void);

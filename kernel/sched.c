@@ -11,6 +11,7 @@
 #include "string.h"
 #include "printk.h"
 #include "mm.h"
+#include "rcu.h"
 #include "asm/csr.h"
 
 #include "asm/asm-offsets.h"
@@ -83,6 +84,7 @@ static notrace void __schedule(void)
 	struct cpu *c = this_cpu();
 	struct task *prev = c->curr, *next;
 
+	rcu_note_context_switch(c);
 	c->need_resched = false;
 	if (prev->state == TASK_RUNNING && prev != c->idle)
 		list_add_tail(&prev->run_list, &runqueue);

@@ -7,6 +7,7 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "sched.h"
+#include "smp.h"
 #include "printk.h"
 #include "asm/csr.h"
 
@@ -41,7 +42,7 @@ void spin_lock(spinlock_t *l)
 	preempt_disable();
 	while (amoswap_acquire(&l->locked, 1))
 		while (READ_ONCE(l->locked))
-			;
+			cpu_relax();
 	l->cpu = smp_processor_id();
 }
 

@@ -112,6 +112,7 @@ static void multi_cpu_stop(struct multi_stop_data *m)
 		if (next == cur) {
 			if (active)
 				report_late_cpus(m, cur, &w);
+			cpu_relax();
 			continue;
 		}
 		cur = next;
@@ -217,8 +218,10 @@ int stop_machine(int (*fn)(void *), void *data)
 		if (cpu != m.active_cpu)
 			wake_stopper(cpu);
 	multi_cpu_stop(&m);
-	while (__atomic_load_n(&m.thread_ack, __ATOMIC_SEQ_CST))
+	while (__atomic_load_n(&m.thread_ack, __ATOMIC_SEQ_CST)) {
 		report_late_cpus(&m, MULTI_STOP_EXIT, &w);
+		cpu_relax();
+	}
 	stop_running = false;
 	rounds++;
 	preempt_enable();

@@ -9,8 +9,9 @@ Python), one result per KTAP `ok N`/`not ok N` line, named after its
 directory (host/, or host-asan/ for the same binaries under ASan and
 UBSan); (b) each libFuzzer target for a fixed number of runs from its
 seed corpus, one result each (fuzz/NAME); (c) the in-kernel selftests,
-booted with `-append selftest` on 1 and 4 CPUs, one result per case
-line; (d) each console test module
+booted with `-append selftest` on 1 and 4 CPUs (and on 4 in live
+patching mode, ftrace_patch=live), one result per case line; (d) each
+console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function (a module may set SMP, APPEND and QEMU_ARGS for its
 kernel); (e) with --mutants, a sample of scripts/mutate.py's mutants,
@@ -164,13 +165,23 @@ def wait_exit_or_crash(k, timeout):
     return k.wait(timeout)
 
 
-def run_selftests(build, smp, icount=False, mode='', suites=''):
+def with_extra(append, extra):
+    """A kernel command line with the words of --append added."""
+    return ' '.join(w for w in (append, extra) if w) or None
+
+
+def run_selftests(build, smp, icount=False, mode='', suites='', live=False,
+                  extra=''):
     """One boot with -append selftest (selftest=SUITES: only those).
     Under -icount shift=0,sleep=off, rdinstret counts instructions, so
     the cost tests run instead of skipping. mode names another build
-    (e.g. the -pg one) in the results."""
-    tag = mode + f'smp{smp}' + ('-icount' if icount else '')
+    (e.g. the -pg one) in the results; live patches with
+    ftrace_patch=live."""
+    tag = mode + f'smp{smp}' + ('-icount' if icount else '') + \
+        ('-live' if live else '')
     append = f'selftest={suites}' if suites else 'selftest'
+    append = with_extra(append, 'ftrace_patch=live' if live else '')
+    append = with_extra(append, extra)
     k = harness.Kernel(build, smp=smp, append=append,
                        timeout=SELFTEST_TIMEOUT,
                        qemu_args=harness.ICOUNT if icount else ())
@@ -242,12 +253,12 @@ def run_one_test(fn, k, name, path):
     return Result(name, 'not ok', problem) if problem else Result(name, 'ok')
 
 
-def run_console_module(path, smp, functions=None):
+def run_console_module(path, smp, functions=None, extra=''):
     """The module's tests in order on one kernel, rebooted only after a
     test left it dead or hung; with functions (a regex), only the test
     functions whose name it matches."""
     module = load_module(path, f'smp{smp}')
-    append = getattr(module, 'APPEND', None)
+    append = with_extra(getattr(module, 'APPEND', None), extra)
     qemu_args = getattr(module, 'QEMU_ARGS', ())
     results, k = [], None
     for test, fn in test_functions(module):
@@ -326,17 +337,21 @@ def jobs(args):
     """(label, function, args) for each independent piece of work: the
     QEMU runs first, the quick host tests and fuzz runs last to fill the
     gaps. The label is what --only matches."""
-    build, suites = args.build, args.suites
+    build, suites, extra = args.build, args.suites, args.append
     work = []
     if args.mutants is not None:    # the longest job: start it first
         work.append(('mutants', run_mutants, (args.mutants,)))
     work += [(f'selftest[smp{smp}]', run_selftests,
-              (build, smp, False, '', suites)) for smp in SELFTEST_SMP]
+              (build, smp, False, '', suites, False, extra))
+             for smp in SELFTEST_SMP]
     work.append(('selftest[smp1-icount]', run_selftests,
-                 (build, 1, True, '', suites)))
+                 (build, 1, True, '', suites, False, extra)))
+    work.append(('selftest[smp4-live]', run_selftests,
+                 (build, 4, False, '', suites, True, extra)))
     if args.mcount_build:
         work += [(f'selftest[mcount-smp{smp}]', run_selftests,
-                  (args.mcount_build, smp, False, 'mcount-', suites))
+                  (args.mcount_build, smp, False, 'mcount-', suites, False,
+                   extra))
                  for smp in SELFTEST_SMP]
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
@@ -344,7 +359,7 @@ def jobs(args):
             for smp in smp_configs(load_module(path, 'config')):
                 work.append((f'console/{name}[smp{smp}]',
                              run_console_module,
-                             (path, smp, args.functions)))
+                             (path, smp, args.functions, extra)))
     work += [(f'host/{os.path.basename(path)}', run_host_test, (path,))
              for path in args.host_tests]
     work += [(f'fuzz/{os.path.basename(path)}', run_fuzz_target,
@@ -384,6 +399,9 @@ def main():
     parser.add_argument('--mutants', nargs='?', const='', metavar='SEED',
                         help='also a sample of scripts/mutate.py\'s '
                         'mutants (seed: from the commit, if not given)')
+    parser.add_argument('--append', default='', metavar='WORDS',
+                        help='add these words to every kernel command line, '
+                        'e.g. ftrace_patch=live')
     args = parser.parse_args()
     os.chdir(ROOT)
     harness.BUILD = args.build

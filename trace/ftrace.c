@@ -11,8 +11,9 @@
  *    counts per record how many ops want it, and a site is a call
  *    exactly when that count is nonzero.
  *  - ftrace_run_update_code takes text_mutex and runs
- *    ftrace_modify_all_code under stop_machine, in the seeds' three
- *    steps.
+ *    ftrace_modify_all_code in the seeds' three steps: under
+ *    stop_machine, or in live mode while the other harts run on
+ *    (trace/ftrace_live.c).
  */
 #include "kernel.h"
 #include "string.h"
@@ -23,6 +24,7 @@
 #include "ftrace.h"
 #include "patch.h"
 #include "stop_machine.h"
+#include "rcu.h"
 #include "asm/csr.h"
 #include "asm/insn.h"
 
@@ -58,7 +60,7 @@ static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;
 static u64 init_insns;
 
-/* A hash that becomes an ops' filter or notrace hash inside stop_machine. */
+/* A hash that becomes an ops' filter or notrace hash during the update. */
 struct hash_swap {
 	struct ftrace_hash **dst;
 	struct ftrace_hash *hash;
@@ -156,6 +158,7 @@ void ftrace_init(void)
 	u64 start = rdinstret();
 
 	ftrace_process_locs();
+	ftrace_patch_mode_init();
 	if (ftrace_dyn_arch_init())
 		panic("ftrace: trampolines do not hold what they should");
 	mutex_lock(&text_mutex);
@@ -516,7 +519,9 @@ static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
 
 static void ftrace_replace_code(void)
 {
+	ftrace_live_step_begin();
 	ftrace_for_each_rec(__ftrace_replace_code, NULL);
+	ftrace_live_step_end();
 }
 
 static void check_arch(int ret, const char *what)
@@ -529,9 +534,11 @@ static void check_arch(int ret, const char *what)
  * The seeds' three steps. First ftrace_call goes to the list function,
  * which tests every ops' hashes per ip; only then do sites change (and a
  * new filter takes effect); only then does ftrace_call go to the final
- * function. So no callback ever sees an ip outside its filter, at any
- * point of the update. Nor does fgraph's entry, which every enabled
- * site reaches: it starts or stops checking its own hashes here.
+ * function. So no callback runs for an ip its ops' hashes did not hold
+ * at some moment of the update, nor does fgraph's entry, which starts
+ * or stops checking its own hashes here. Under stop_machine nothing
+ * runs in between; in live mode the other harts do, and each step is
+ * fetched by all of them before the next begins (trace/ftrace_live.c).
  */
 static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 {
@@ -567,16 +574,24 @@ static int __ftrace_modify_code(void *data)
 }
 
 /*
- * Under text_mutex and with every other hart stopped. A stop_machine
- * round also waits out every CPU still inside a callback, which is what
- * unregister_ftrace_function promises, so it runs even with no command.
+ * Under text_mutex, with every other hart stopped or, in live mode,
+ * running on. A stop_machine round also waits out every CPU still
+ * inside a callback, which is what unregister_ftrace_function promises,
+ * so it runs even with no command; in live mode synchronize_rcu does.
  */
 static void ftrace_run_update_code(struct ftrace_update *u)
 {
+	bool live = ftrace_patch_live();
+
 	mutex_lock(&text_mutex);
-	stop_machine(__ftrace_modify_code, u);
+	if (live)
+		ftrace_modify_all_code(u);
+	else
+		stop_machine(__ftrace_modify_code, u);
 	ftrace_arch_code_modify_post_process();
 	mutex_unlock(&text_mutex);
+	if (live)
+		synchronize_rcu();
 }
 
 static int trace_func_command(void)
@@ -812,9 +827,9 @@ static void rec_update_users(struct ftrace_ops_hash *h,
 
 /*
  * Install a new filter or notrace hash on ops. When an enabled ops uses
- * it, the hash changes inside the stop_machine of the site update,
- * after ftrace_call has gone to the list function: the old sites and
- * the new hash never meet.
+ * it, the hash changes inside the site update, after ftrace_call has
+ * gone to the list function: the old sites and the new hash never meet
+ * in a direct call.
  */
 static int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 					   struct ftrace_hash **dst,

@@ -372,4 +372,5 @@ void ftrace_create_files(struct inode *dir)
 		      NULL, 0);
 	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"), "ftrace_enabled",
 		      ftrace_enabled_show, ftrace_enabled_store, 0);
+	ftrace_patch_mode_create_file();
 }

@@ -4,7 +4,8 @@
  * refcount, the ops that want it); `patchsite ftrace_call` (or
  * ftrace_regs_call, ftrace_graph_call, ftrace_graph_regs_call) shows
  * what a trampoline calls now. `ftrace_debug on` logs every
- * instruction the patcher writes, with its stop_machine round.
+ * instruction the patcher writes, with its stop_machine round or, in
+ * live mode, its step.
  */
 #include "kernel.h"
 #include "string.h"
@@ -122,15 +123,24 @@ static void insn_text(u32 insn, unsigned long ip, char *buf, size_t size)
 			  (void *)riscv_insn_jal_target(ip, insn));
 }
 
-/* Runs inside stop_machine: the console is polled, so it can print. */
+/*
+ * Runs inside stop_machine, or a live step with preemption off: the
+ * console is polled, so it can print.
+ */
 static void log_patch(unsigned long ip, u32 old, u32 new)
 {
 	char a[96], b[96];
 
 	insn_text(old, ip, a, sizeof(a));
 	insn_text(new, ip, b, sizeof(b));
-	console_printf("ftrace_debug: round %lu %pS: %08x %s -> %08x %s\n",
-		       stop_machine_rounds() + 1, (void *)ip, old, a, new, b);
+	if (ftrace_patch_live())
+		console_printf("ftrace_debug: live step %lu cpu %d %pS: %08x "
+			       "%s -> %08x %s\n", ftrace_live_steps(),
+			       smp_processor_id(), (void *)ip, old, a, new, b);
+	else
+		console_printf("ftrace_debug: round %lu %pS: %08x %s -> %08x "
+			       "%s\n", stop_machine_rounds() + 1, (void *)ip,
+			       old, a, new, b);
 }
 
 static int cmd_ftrace_debug(struct shell_out *out, int argc, char **argv)

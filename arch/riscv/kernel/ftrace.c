@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "ftrace.h"
 #include "patch.h"
+#include "rcu.h"
 #include "asm/insn.h"
 
 /* Each trampoline's two patchable calls (-pg has no regs trampoline). */
@@ -43,7 +44,7 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 /*
  * Replace old with new at ip, after checking ip holds old. A -pg site
  * may be only 2-aligned, and is then written as two halfwords, which
- * stop_machine makes safe (asm/ftrace.h).
+ * stop_machine makes safe (asm/ftrace.h); that build has no live mode.
  */
 static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 {
@@ -53,6 +54,7 @@ static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 		ftrace_patch_hook(ip, old, new);
 	if (ip & 3)
 		return patch_insn_write((void *)ip, &new, sizeof(new));
+	ftrace_live_written(ip);
 	return patch_insn32((void *)ip, new);
 }
 
@@ -133,13 +135,23 @@ static int update_call(char *at, unsigned long func)
 	return ret ? ret : ftrace_modify_code(ip, old, new);
 }
 
+/*
+ * The trampolines load function_trace_op, then call through ftrace_call.
+ * In live mode, before ftrace_call goes to a function that takes the op
+ * (any but the list function), every hart that may have loaded an op
+ * older than the one just set must have left its trampoline.
+ */
 int ftrace_update_ftrace_func(ftrace_func_t func)
 {
 	unsigned int i;
 	int ret = 0;
 
+	if (ftrace_patch_live() && func != ftrace_ops_list_func)
+		synchronize_rcu();
+	ftrace_live_step_begin();
 	for (i = 0; i < ARRAY_SIZE(tramps) && !ret; i++)
 		ret = update_call(tramps[i].call, (unsigned long)func);
+	ftrace_live_step_end();
 	return ret;
 }
 
@@ -161,8 +173,10 @@ static int graph_calls(bool enable)
 	unsigned int i;
 	int ret = 0;
 
+	ftrace_live_step_begin();
 	for (i = 0; i < ARRAY_SIZE(tramps) && !ret; i++)
 		ret = graph_call(&tramps[i], enable);
+	ftrace_live_step_end();
 	return ret;
 }
 
@@ -176,7 +190,10 @@ int ftrace_disable_ftrace_graph_caller(void)
 	return graph_calls(false);
 }
 
-/* The batch is over: drop the alias; stop_machine flushes the icaches. */
+/*
+ * The batch is over: drop the alias. stop_machine flushes the icaches;
+ * in live mode each step did already.
+ */
 void ftrace_arch_code_modify_post_process(void)
 {
 	patch_unmap();

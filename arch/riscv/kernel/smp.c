@@ -19,6 +19,12 @@ struct cpu cpus[NR_CPUS];
 int nr_cpus = 1;
 static DEFINE_SPINLOCK(call_lock);
 
+/* on_each_cpu's call, one at a time (each_lock), and who has run it. */
+static DEFINE_SPINLOCK(each_lock);
+static void (*each_fn)(void *);
+static void *each_data;
+static int each_done, each_others, each_caller;
+
 extern char secondary_entry[];
 void cpu_idle(void) __noreturn;
 
@@ -67,6 +73,11 @@ void handle_ipi(void)
 
 		fn(c->ipi_data);
 		__atomic_store_n(&c->ipi_done, 1, __ATOMIC_RELEASE);
+	}
+	if (pending & (1UL << IPI_CALL_EACH)) {
+		each_fn(each_data);
+		if (__atomic_add_fetch(&each_done, 1, __ATOMIC_RELEASE) == each_others)
+			sbi_send_ipi(1UL << cpus[each_caller].hartid, 0);
 	}
 }
 
@@ -124,8 +135,10 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 		local_irq_restore(flags);
 		return -ENODEV;
 	}
-	while (!spin_trylock(&call_lock))
+	while (!spin_trylock(&call_lock)) {
 		handle_ipi();
+		cpu_relax();
+	}
 	c->ipi_func = fn;
 	c->ipi_data = data;
 	c->ipi_done = 0;
@@ -133,6 +146,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data)
 	while (!__atomic_load_n(&c->ipi_done, __ATOMIC_ACQUIRE)) {
 		handle_ipi();
 		report_late_call(cpu, &w);
+		cpu_relax();
 	}
 	spin_unlock(&call_lock);
 	local_irq_restore(flags);
@@ -147,6 +161,52 @@ void smp_call_function_many(void (*fn)(void *), void *data)
 	for_each_online_cpu(i)
 		if (i != smp_processor_id())
 			smp_call_function_single(i, fn, data);
+}
+
+static void report_late_each(int waiting_for, struct stall_watch *w)
+{
+	u64 ms = stall_watch_ms(w);
+
+	if (ms)
+		pr_err("smp: %d CPU(s) have not run a call on each CPU from "
+		       "CPU %d after %llu ms\n", waiting_for,
+		       smp_processor_id(), ms);
+}
+
+/*
+ * Linux's on_each_cpu(fn, data, 1): fn on every online CPU, the other
+ * ones in an interrupt and all at once; returns when each has run it.
+ * With interrupts on, so that two callers serve each other's IPIs.
+ */
+void on_each_cpu(void (*fn)(void *), void *data)
+{
+	struct stall_watch w = { 0, 0 };
+	int cpu, others = 0, done;
+
+	spin_lock(&each_lock);
+	each_fn = fn;
+	each_data = data;
+	__atomic_store_n(&each_done, 0, __ATOMIC_SEQ_CST);
+	each_caller = smp_processor_id();
+	each_others = 0;
+	for_each_online_cpu(cpu)
+		each_others += cpu != each_caller;
+	for_each_online_cpu(cpu) {
+		if (cpu != smp_processor_id()) {
+			smp_send_ipi(cpu, IPI_CALL_EACH);
+			others++;
+		}
+	}
+	fn(data);
+	while ((done = __atomic_load_n(&each_done, __ATOMIC_ACQUIRE)) <
+	       others) {
+		report_late_each(others - done, &w);
+		local_irq_disable();
+		if (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) < others)
+			wfi();
+		local_irq_enable();
+	}
+	spin_unlock(&each_lock);
 }
 
 static int cpu_for_hart(unsigned long hartid)
@@ -198,7 +258,7 @@ static void boot_one(int id, unsigned long hartid)
 		return;
 	}
 	while (!__atomic_load_n(&cpus[id].online, __ATOMIC_ACQUIRE))
-		;
+		cpu_relax();
 	secondary_boot_sp = 0;
 }
 

@@ -31,6 +31,9 @@
  * stops a hart between the halves of one instruction). The build checks
  * that ld relaxed every call (scripts/recordmcount.py --check).
  *
+ * For the same reason the -pg build has no live patching (ftrace_patch=
+ * live, trace/ftrace_live.c), which rests on one store per site.
+ *
  * jal reaches +-1 MiB; scripts/checkelf.py fails the build if the
  * kernel's text grows past that.
  */
@@ -41,7 +44,9 @@
 /* Bytes of the trampoline frame of ftrace_caller (mcount-dyn.S). */
 #ifdef FTRACE_MODE_mcount
 #define FTRACE_FRAME_SIZE	16
+#define FTRACE_LIVE_PATCHING	0
 #else
+#define FTRACE_LIVE_PATCHING	1
 #define FTRACE_FRAME_SIZE	96
 #define FTRACE_REGS_FRAME_SIZE	(32 + 288)
 /*

@@ -1,0 +1,330 @@
+/*
+ * ftrace_live_test.c: the order of ftrace_modify_all_code's steps,
+ * tested where it matters, with harts running through the updates.
+ * Every other hart calls three traced functions in a tight loop while
+ * one hart registers, unregisters and refilters two ops thousands of
+ * times. Each callback checks, as it runs, that it was handed its own
+ * ops and that its ip is one its ops' filter holds (during an update:
+ * the old filter or the new one); after an unregister returns, the ops'
+ * callback must be neither running nor called again; and between
+ * updates, an ops registered alone must be called directly, not
+ * through ftrace_ops_list_func (step 3 was done). Every failed
+ * check is a violation; there must be none, in either patch mode
+ * (trace/ftrace_live.c). The test runs in the mode of the moment
+ * (ftrace_patch= at boot, /proc/sys/kernel/ftrace_patch_mode): in live
+ * mode, reordering or dropping a step makes violations appear; under
+ * stop_machine nothing runs during the steps, so their order never
+ * shows.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "selftest.h"
+#include "sched.h"
+#include "smp.h"
+#include "ftrace.h"
+#include "printk.h"
+#include "trace_targets.h"
+#include "time.h"
+
+#define LIVE_CYCLES	125	/* of 8 updates each */
+#define STOP_CYCLES	25	/* stop_machine rounds take longer */
+#define CALLBACK_SPIN	50	/* widens the window an unregister must wait out */
+#define NR_TARGETS	3
+
+#define T1	(1U << 0)
+#define T2	(1U << 1)
+#define T3	(1U << 2)
+
+struct order_ops {
+	struct ftrace_ops ops;
+	unsigned int filter;		/* the targets in ops' filter */
+	unsigned int allowed;		/* where a callback may run now */
+	int inside;			/* callbacks running */
+	unsigned long calls;
+	bool registered;
+};
+
+struct order_test {
+	struct order_ops x, y;
+	unsigned long wrong_ip, wrong_op, after_unregister, via_list;
+	unsigned long updates, calls_during_updates;
+	bool updating;
+	struct order_ops *alone;	/* between updates: the only ops */
+	volatile bool stop;
+	struct task *callers[NR_CPUS];
+	int nr_callers;
+};
+
+static struct order_test ot;
+
+static long (*const targets[NR_TARGETS])(long) = {
+	ftrace_test_target1, ftrace_test_target2, ftrace_test_target3,
+};
+
+static unsigned int target_bit(unsigned long ip)
+{
+	int i;
+
+	for (i = 0; i < NR_TARGETS; i++)
+		if (ip == (unsigned long)targets[i])
+			return 1U << i;
+	return 0;
+}
+
+static void count(unsigned long *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+/* ftrace_ops_list_func holds its recursion bit while it calls back. */
+static bool called_by_list_func(void)
+{
+	return current->trace_recursion &
+	       (((1UL << TRACE_CTX_MAX) - 1) << TRACE_LIST_START);
+}
+
+static void check_callback(struct order_ops *o, unsigned long ip,
+			   struct ftrace_ops *op)
+{
+	volatile int spin;
+
+	__atomic_fetch_add(&o->inside, 1, __ATOMIC_SEQ_CST);
+	if (op != &o->ops)
+		count(&ot.wrong_op);
+	if (!(target_bit(ip) & __atomic_load_n(&o->allowed, __ATOMIC_SEQ_CST)))
+		count(&ot.wrong_ip);
+	if (READ_ONCE(ot.updating))
+		count(&ot.calls_during_updates);
+	if (READ_ONCE(ot.alone) == o && called_by_list_func())
+		count(&ot.via_list);
+	count(&o->calls);
+	for (spin = 0; spin < CALLBACK_SPIN; spin++)
+		;
+	__atomic_fetch_sub(&o->inside, 1, __ATOMIC_SEQ_CST);
+}
+
+static void x_callback(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)parent_ip, (void)fregs;
+	check_callback(&ot.x, ip, op);
+}
+
+static void y_callback(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)parent_ip, (void)fregs;
+	check_callback(&ot.y, ip, op);
+}
+
+static void set_allowed(struct order_ops *o, unsigned int targets)
+{
+	__atomic_store_n(&o->allowed, targets, __ATOMIC_SEQ_CST);
+}
+
+static void begin_update(void)
+{
+	WRITE_ONCE(ot.alone, NULL);
+	WRITE_ONCE(ot.updating, true);
+}
+
+static void end_update(void)
+{
+	struct order_ops *alone = NULL;
+
+	if (ot.x.registered != ot.y.registered)
+		alone = ot.x.registered ? &ot.x : &ot.y;
+	WRITE_ONCE(ot.updating, false);
+	WRITE_ONCE(ot.alone, alone);
+	ot.updates++;
+}
+
+/* Make the filter of o these targets (a set of T1, T2, T3). */
+static int set_filter(struct order_ops *o, unsigned int set)
+{
+	struct ftrace_hash *hash = alloc_ftrace_hash(2);
+	int i, ret = hash ? 0 : -ENOMEM;
+
+	for (i = 0; i < NR_TARGETS && !ret; i++)
+		if (set & (1U << i))
+			ret = ftrace_hash_add(hash, (unsigned long)targets[i]);
+	if (ret) {
+		free_ftrace_hash(hash);
+		return ret;
+	}
+	return ftrace_ops_set_hash(&o->ops, hash, true);
+}
+
+/* Either filter may show while the sites and the hash change. */
+static int refilter(struct order_ops *o, unsigned int set)
+{
+	int ret;
+
+	set_allowed(o, o->filter | set);
+	begin_update();
+	ret = set_filter(o, set);
+	end_update();
+	o->filter = set;
+	set_allowed(o, set);
+	return ret;
+}
+
+static int start(struct order_ops *o)
+{
+	int ret;
+
+	set_allowed(o, o->filter);
+	begin_update();
+	ret = register_ftrace_function(&o->ops);
+	o->registered = !ret;
+	end_update();
+	return ret;
+}
+
+/* Once unregister returns, no callback may run or be running. */
+static int stop(struct order_ops *o)
+{
+	int ret;
+
+	begin_update();
+	ret = unregister_ftrace_function(&o->ops);
+	o->registered = false;
+	end_update();
+	if (__atomic_load_n(&o->inside, __ATOMIC_SEQ_CST))
+		count(&ot.after_unregister);
+	set_allowed(o, 0);
+	return ret;
+}
+
+/*
+ * Each update moves ftrace_call between a single ops' callback, the
+ * list function and the stub, or changes sites under one of them.
+ */
+static int one_cycle(void)
+{
+	int ret = start(&ot.y);		/* x's callback -> list */
+
+	ret = ret ?: refilter(&ot.x, T1 | T3);	/* the list stays */
+	ret = ret ?: stop(&ot.y);	/* list -> x's callback */
+	ret = ret ?: refilter(&ot.x, T1);	/* x's, list, x's again */
+	ret = ret ?: stop(&ot.x);	/* x's callback -> stub */
+	ret = ret ?: start(&ot.y);	/* stub -> y's callback */
+	ret = ret ?: start(&ot.x);	/* y's callback -> list */
+	return ret ?: stop(&ot.y);	/* list -> x's callback */
+}
+
+static void caller_loop(void *arg)
+{
+	long i = 0;
+
+	(void)arg;
+	while (!ot.stop) {
+		ftrace_test_target1(i);
+		ftrace_test_target2(i);
+		ftrace_test_target3(i++);
+	}
+}
+
+static void start_callers(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == 0)
+			continue;
+		ot.callers[ot.nr_callers] =
+			kthread_create_on_cpu(caller_loop, NULL, "live_caller",
+					      cpu);
+		if (ot.callers[ot.nr_callers])
+			kthread_start(ot.callers[ot.nr_callers++]);
+	}
+}
+
+static void stop_callers(void)
+{
+	int i;
+
+	ot.stop = true;
+	for (i = 0; i < ot.nr_callers; i++)
+		kthread_wait(ot.callers[i]);
+}
+
+static int init_ops(struct order_ops *o, ftrace_func_t func,
+		    const char *name, unsigned int set)
+{
+	o->ops = (struct ftrace_ops){ .func = func, .name = name };
+	o->filter = set;
+	return set_filter(o, set);
+}
+
+static int switcher_ret;
+
+/* On CPU 0, the callers on all the others. */
+static void switcher(void *arg)
+{
+	int cycles = ftrace_patch_live() ? LIVE_CYCLES : STOP_CYCLES;
+	int i, ret;
+
+	(void)arg;
+	ret = start(&ot.x);
+	for (i = 0; i < cycles && !ret; i++)
+		ret = one_cycle();
+	switcher_ret = ret ?: stop(&ot.x);
+}
+
+static void print_counts(u64 ns)
+{
+	console_printf("    # %s: %lu updates in %llu ms, %lu callbacks (%lu "
+		       "during updates), %lu violations: ip %lu, ops %lu, "
+		       "after unregister %lu, list function alone %lu\n",
+		       ftrace_patch_mode_name(), ot.updates,
+		       ns / (NSEC_PER_SEC / 1000), ot.x.calls + ot.y.calls,
+		       ot.calls_during_updates, ot.wrong_ip + ot.wrong_op +
+		       ot.after_unregister + ot.via_list, ot.wrong_ip,
+		       ot.wrong_op, ot.after_unregister, ot.via_list);
+}
+
+static void run_switcher(struct kunit *t)
+{
+	struct task *sw = kthread_create_on_cpu(switcher, NULL,
+						"live_switcher", 0);
+
+	KUNIT_EXPECT_TRUE(t, sw != NULL);
+	if (sw) {
+		kthread_start(sw);
+		kthread_wait(sw);
+	}
+}
+
+static void modify_all_code_order(struct kunit *t)
+{
+	u64 start;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	memset(&ot, 0, sizeof(ot));
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1), 0);
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2), 0);
+	start_callers();
+	start = ktime_get_ns();
+	run_switcher(t);
+	start = ktime_get_ns() - start;
+	stop_callers();
+	ftrace_free_ops_hashes(&ot.x.ops);
+	ftrace_free_ops_hashes(&ot.y.ops);
+	print_counts(start);
+	KUNIT_EXPECT_EQ(t, switcher_ret, 0);
+	KUNIT_EXPECT_EQ(t, ot.wrong_ip, 0);
+	KUNIT_EXPECT_EQ(t, ot.wrong_op, 0);
+	KUNIT_EXPECT_EQ(t, ot.after_unregister, 0);
+	KUNIT_EXPECT_EQ(t, ot.via_list, 0);
+	KUNIT_EXPECT_TRUE(t, ot.x.calls > 0 && ot.y.calls > 0);
+	/* The point of live mode: the others trace on through updates. */
+	if (ftrace_patch_live())
+		KUNIT_EXPECT_TRUE(t, ot.calls_during_updates > 0);
+}
+
+SELFTEST_SUITE(ftrace_live,
+	KUNIT_CASE(modify_all_code_order));
