@@ -304,6 +304,9 @@ static void modify_all_code_order(struct kunit *t)
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	if (nr_cpus < 2)
 		KUNIT_SKIP(t, "needs 2 CPUs");
+	if (!FTRACE_LIVE_PATCHING)
+		KUNIT_SKIP(t, "-pg sites cannot be patched live: "
+			      "ftrace/patch_storm covers stop_machine");
 	memset(&ot, 0, sizeof(ot));
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1), 0);
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2), 0);
