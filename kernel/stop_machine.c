@@ -49,13 +49,15 @@ static void set_state(struct multi_stop_data *m, enum multi_stop_state s)
 
 /*
  * The last CPU to acknowledge a state moves everyone to the next; after
- * EXIT, thread_ack reaching zero tells stop_machine nobody reads m.
+ * EXIT, thread_ack reaching zero tells stop_machine nobody reads m. So
+ * the state acknowledged is the caller's copy, not m->state: after its
+ * last ack m may already be gone, its stack reused.
  */
-static void ack_state(struct multi_stop_data *m)
+static void ack_state(struct multi_stop_data *m, enum multi_stop_state cur)
 {
 	if (__atomic_sub_fetch(&m->thread_ack, 1, __ATOMIC_SEQ_CST) == 0 &&
-	    m->state != MULTI_STOP_EXIT)
-		set_state(m, m->state + 1);
+	    cur != MULTI_STOP_EXIT)
+		set_state(m, cur + 1);
 }
 
 static void multi_cpu_stop(struct multi_stop_data *m)
@@ -73,7 +75,7 @@ static void multi_cpu_stop(struct multi_stop_data *m)
 			local_irq_disable();
 		else if (cur == MULTI_STOP_RUN && active)
 			m->ret = m->fn(m->data);
-		ack_state(m);
+		ack_state(m, cur);
 	} while (cur != MULTI_STOP_EXIT);
 	local_flush_icache();
 	local_irq_restore(flags);

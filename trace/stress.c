@@ -13,6 +13,11 @@
  *                          against its ops' filter and that its ops is
  *                          registered; at the end no site may be left
  *                          patched and no memory held.
+ *   stress rendezvous N    N stop_machine rounds, called from each CPU
+ *                          in turn; each round's fn must run once, on
+ *                          the caller's CPU and data, and no CPU may
+ *                          write to the round's data once
+ *                          stop_machine returned
  *   stress start           every CPU runs every workload in a loop, in
  *                          the background, while the shell stays free
  *                          to read the trace (the soak)
@@ -420,6 +425,119 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 	return ret;
 }
 
+/* ---- rendezvous: stop_machine rounds, each CPU calling in turn ---------- */
+
+#define RV_MAGIC	0x72656e64657a766fUL
+#define RV_FRAME_WORDS	64
+#define RV_HOLD_NS	(10000 * NSEC_PER_USEC)
+
+struct rendezvous {
+	unsigned long rounds;		/* per caller */
+	unsigned long done;		/* rounds finished */
+	unsigned long wrong_call;	/* fn not run once, here, on our data */
+	unsigned long frame_hit;	/* a word of a returned frame changed */
+};
+
+struct rv_call {
+	unsigned long magic;
+	int cpu;
+	int calls;
+};
+
+static int rv_check(void *data)
+{
+	struct rv_call *c = data;
+
+	if (!c || c->magic != RV_MAGIC || c->cpu != smp_processor_id())
+		return -EINVAL;
+	c->calls++;
+	return 0;
+}
+
+/*
+ * The pattern is in place. A function of its own, so that a debugger
+ * can hold a stopper until the caller gets here
+ * (tests/console/test_rendezvous_race.py).
+ */
+static noinline void rv_hold(void)
+{
+	u64 end = ktime_get_ns() + RV_HOLD_NS;
+
+	while (ktime_get_ns() < end)
+		barrier();
+}
+
+/*
+ * Lays a pattern where the caller's stop_machine frame was and holds it
+ * a while: a CPU that still wrote to that round's data after
+ * stop_machine returned would change a word of it.
+ */
+static noinline unsigned long rv_frame_untouched(void)
+{
+	volatile unsigned long frame[RV_FRAME_WORDS];
+	unsigned long changed = 0;
+	int i;
+
+	for (i = 0; i < RV_FRAME_WORDS; i++)
+		frame[i] = RV_MAGIC ^ i;
+	rv_hold();
+	for (i = 0; i < RV_FRAME_WORDS; i++)
+		changed += frame[i] != (RV_MAGIC ^ i);
+	return changed;
+}
+
+/*
+ * Pinned to its CPU: the round's fn must run here, on this data. No
+ * other round starts meanwhile, so nothing but a stopper of this
+ * round can write to the pattern.
+ */
+static void rv_caller(void *arg)
+{
+	struct rendezvous *rv = arg;
+	unsigned long i;
+
+	for (i = 0; i < rv->rounds && !rv->wrong_call && !rv->frame_hit;
+	     i++) {
+		struct rv_call c = { RV_MAGIC, smp_processor_id(), 0 };
+
+		if (stop_machine(rv_check, &c) || c.calls != 1)
+			rv->wrong_call++;
+		if (rv_frame_untouched())
+			rv->frame_hit++;
+		rv->done++;
+	}
+}
+
+/*
+ * n stop_machine rounds, n / CPUs from each CPU in turn, until one goes
+ * wrong. Each caller's stop_machine frame is gone when the round ends,
+ * so no stopper may touch the round's data after its last ack.
+ */
+static int stress_rendezvous(struct shell_out *out, unsigned long n)
+{
+	struct rendezvous rv = { (n + nr_cpus - 1) / nr_cpus, 0, 0, 0 };
+	u64 start = ktime_get_ns(), cs;
+	struct task *t;
+	bool ok;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		t = kthread_create_on_cpu(rv_caller, &rv, "rendezvous", cpu);
+		if (!t)
+			return -ENOMEM;
+		kthread_start(t);
+		kthread_wait(t);
+	}
+	cs = (ktime_get_ns() - start) / (NSEC_PER_SEC / 100);
+	ok = !rv.wrong_call && !rv.frame_hit;
+	sh_printf(out, "rendezvous: %llu.%02llu s, %lu rounds from %d CPUs\n",
+		  cs / 100, cs % 100, rv.done, nr_cpus);
+	sh_printf(out, "rendezvous: fn wrong %lu, returned frame written "
+		  "%lu\n", rv.wrong_call, rv.frame_hit);
+	sh_printf(out, "stress: %s\n", ok ? "ok" : "FAILED");
+	return ok ? 0 : 1;
+}
+
 /* ---- the soak -------------------------------------------------------------- */
 
 static struct workers soak;
@@ -491,7 +609,8 @@ static int stress_start(struct shell_out *out)
 
 static int usage(void)
 {
-	sh_err("usage: stress storm N [SEED] | stress start | stress stop\n");
+	sh_err("usage: stress storm N [SEED] | stress rendezvous N | "
+	       "stress start | stress stop\n");
 	return 2;
 }
 
@@ -506,6 +625,17 @@ static int storm_args(struct shell_out *out, int argc, char **argv)
 	return stress_storm(out, n, seed);
 }
 
+/* stress rendezvous N */
+static int count_args(struct shell_out *out, int argc, char **argv,
+		      int (*run)(struct shell_out *out, unsigned long n))
+{
+	unsigned long n;
+
+	if (argc != 3 || kstrtoul(argv[2], 10, &n) || !n || n > STORM_MAX)
+		return usage();
+	return run(out, n);
+}
+
 static int cmd_stress(struct shell_out *out, int argc, char **argv)
 {
 	int ret;
@@ -514,6 +644,8 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "storm"))
 		ret = storm_args(out, argc, argv);
+	else if (!strcmp(argv[1], "rendezvous"))
+		ret = count_args(out, argc, argv, stress_rendezvous);
 	else if (!strcmp(argv[1], "start") && argc == 2)
 		ret = stress_start(out);
 	else if (!strcmp(argv[1], "stop") && argc == 2)
@@ -524,4 +656,6 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 		sh_err("stress: %s\n", strerror_text(ret));
 	return ret ? 1 : 0;
 }
-SHELL_COMMAND("stress", cmd_stress, "storm N [SEED] | start | stop: patch storm, soak (make stress)");
+SHELL_COMMAND("stress", cmd_stress,
+	      "storm N [SEED] | rendezvous N | start | stop: "
+	      "patch storm, stop_machine rounds, soak (make stress)");
