@@ -405,7 +405,7 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 
 	if (!s)
 		return -ENOMEM;
-	before = mm_bytes_in_use();
+	before = mm_bytes_less_ret_stacks();
 	storm_init(s, seed);
 	preempt_disable();
 	cpu = smp_processor_id();
@@ -420,7 +420,7 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 	ftrace_for_each_rec(count_patched, &patched);
 	if (!ret)
 		ret = storm_report(out, s, patched,
-				   (long)(mm_bytes_in_use() - before));
+				   (long)(mm_bytes_less_ret_stacks() - before));
 	kfree(s);
 	return ret;
 }
