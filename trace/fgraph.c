@@ -244,21 +244,29 @@ SHELL_COMMAND("fgraph", cmd_fgraph,
 
 /* ---- ret_stack per task ------------------------------------------------ */
 
-static void graph_init_task(struct task *t, struct ftrace_ret_stack *rs)
+/*
+ * Give t the ret_stack rs unless it has one: a task just created is on
+ * the task list before its creator calls graph_on_create, so
+ * give_ret_stack may give it one first. False: rs is still the caller's.
+ */
+static bool graph_init_task(struct task *t, struct ftrace_ret_stack *rs)
 {
+	struct ftrace_ret_stack *none = NULL;
+
 	t->curr_ret_stack = -1;
 	t->curr_ret_depth = -1;
 	t->trace_overrun = 0;
 	t->tracing_graph_pause = 0;
-	__atomic_store_n(&t->ret_stack, rs, __ATOMIC_RELEASE);
+	return __atomic_compare_exchange_n(&t->ret_stack, &none, rs, false,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 static void graph_on_create(struct task *t)
 {
 	struct ftrace_ret_stack *rs = kmalloc(RET_STACK_BYTES);
 
-	if (rs)
-		graph_init_task(t, rs);
+	if (rs && !graph_init_task(t, rs))
+		kfree(rs);
 }
 
 static void graph_on_free(struct task *t)
@@ -283,8 +291,9 @@ static int give_ret_stack(struct task *t, void *data)
 {
 	struct alloc_ctx *c = data;
 
-	if (!t->ret_stack && c->used < c->size)
-		graph_init_task(t, c->pool[c->used++]);
+	if (!t->ret_stack && c->used < c->size &&
+	    graph_init_task(t, c->pool[c->used]))
+		c->used++;
 	return 0;
 }
 

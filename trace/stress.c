@@ -18,6 +18,10 @@
  *                          the caller's CPU and data, and no CPU may
  *                          write to the round's data once
  *                          stop_machine returned
+ *   stress graph N         graph tracing of every call started and
+ *                          stopped N times, each time from the next
+ *                          CPU, while every CPU starts and reaps
+ *                          threads: no ret_stack may be lost
  *   stress start           every CPU runs every workload in a loop, in
  *                          the background, while the shell stays free
  *                          to read the trace (the soak)
@@ -85,8 +89,8 @@ static void worker(void *arg)
 	vfs_close(out.file);
 }
 
-/* A worker on every online CPU but skip (-1: on all of them). */
-static int start_workers(struct workers *w, int skip)
+/* fn on every online CPU but skip (-1: on all of them). */
+static int start_workers(struct workers *w, int skip, void (*fn)(void *))
 {
 	char name[TASK_COMM_LEN];
 	int cpu;
@@ -97,7 +101,7 @@ static int start_workers(struct workers *w, int skip)
 		if (cpu == skip)
 			continue;
 		snprintf(name, sizeof(name), "stress/%d", cpu);
-		w->task[w->n] = kthread_create_on_cpu(worker, w, name, cpu);
+		w->task[w->n] = kthread_create_on_cpu(fn, w, name, cpu);
 		if (!w->task[w->n])
 			return -ENOMEM;
 		kthread_start(w->task[w->n++]);
@@ -410,7 +414,7 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 	preempt_disable();
 	cpu = smp_processor_id();
 	preempt_enable();
-	ret = start_workers(&w, nr_cpus > 1 ? cpu : -1);
+	ret = start_workers(&w, nr_cpus > 1 ? cpu : -1, worker);
 	for (i = 0; !ret && i < n && !current->sigpending; i++)
 		storm_step(s);
 	stop_workers(&w);
@@ -538,6 +542,110 @@ static int stress_rendezvous(struct shell_out *out, unsigned long n)
 	return ok ? 0 : 1;
 }
 
+/* ---- graph: graph tracing started and stopped from each CPU in turn ---- */
+
+static int hook_every_call(struct ftrace_graph_ent *trace)
+{
+	(void)trace;
+	return 1;
+}
+
+static void ignore_return(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+}
+
+static struct fgraph_ops stress_gops = {
+	.entryfunc = hook_every_call,
+	.retfunc = ignore_return,
+};
+
+static void child(void *arg)
+{
+	(void)arg;
+}
+
+/* Threads started and reaped as fast as they go, one at a time. */
+static void spawner(void *arg)
+{
+	struct workers *w = arg;
+	struct task *t;
+
+	while (!READ_ONCE(w->stop)) {
+		t = kthread_create_on_cpu(child, NULL, "stress/child",
+					  smp_processor_id());
+		if (!t)
+			continue;
+		kthread_start(t);
+		kthread_wait(t);
+		__atomic_add_fetch(&w->runs, 1, __ATOMIC_RELAXED);
+	}
+}
+
+struct graph_toggle {
+	bool on;
+	unsigned long starts, errors;
+};
+
+static void toggle_graph(void *arg)
+{
+	struct graph_toggle *g = arg;
+
+	if (g->on) {
+		unregister_ftrace_graph(&stress_gops);
+		g->on = false;
+	} else if (register_ftrace_graph(&stress_gops)) {
+		g->errors++;
+	} else {
+		g->on = true;
+		g->starts++;
+	}
+}
+
+/* Each start and each stop from the next CPU, in a thread pinned there. */
+static int toggle_on_cpu(struct graph_toggle *g, int cpu)
+{
+	struct task *t = kthread_create_on_cpu(toggle_graph, g, "stress/graph",
+					       cpu);
+
+	if (!t)
+		return -ENOMEM;
+	kthread_start(t);
+	kthread_wait(t);
+	return 0;
+}
+
+/*
+ * Graph tracing on every call, started and stopped n times, each time
+ * from another CPU, while every CPU starts and reaps threads: no
+ * ret_stack may be lost or counted twice.
+ */
+static int stress_graph(struct shell_out *out, unsigned long n)
+{
+	struct graph_toggle g = { false, 0, 0 };
+	unsigned long i;
+	struct workers w;
+	long leaked;
+	int ret;
+
+	leaked = -(long)mm_bytes_less_ret_stacks();
+	ret = start_workers(&w, -1, spawner);
+	for (i = 0; !ret && i < 2 * n && !current->sigpending; i++)
+		ret = toggle_on_cpu(&g, i % nr_cpus);
+	if (g.on)
+		toggle_graph(&g);
+	stop_workers(&w);
+	if (ret)
+		return ret;
+	leaked += mm_bytes_less_ret_stacks();
+	sh_printf(out, "graph: %lu starts, errors %lu, %lu threads started "
+		  "meanwhile, bytes leaked %ld\n", g.starts, g.errors, w.runs,
+		  leaked);
+	ret = !g.errors && !leaked;
+	sh_printf(out, "stress: %s\n", ret ? "ok" : "FAILED");
+	return ret ? 0 : 1;
+}
+
 /* ---- the soak -------------------------------------------------------------- */
 
 static struct workers soak;
@@ -595,7 +703,7 @@ static int stress_start(struct shell_out *out)
 		sh_err("stress: already started\n");
 		return 1;
 	}
-	ret = start_workers(&soak, -1);
+	ret = start_workers(&soak, -1, worker);
 	if (ret) {
 		stop_workers(&soak);
 		return ret;
@@ -610,7 +718,7 @@ static int stress_start(struct shell_out *out)
 static int usage(void)
 {
 	sh_err("usage: stress storm N [SEED] | stress rendezvous N | "
-	       "stress start | stress stop\n");
+	       "stress graph N | stress start | stress stop\n");
 	return 2;
 }
 
@@ -625,7 +733,7 @@ static int storm_args(struct shell_out *out, int argc, char **argv)
 	return stress_storm(out, n, seed);
 }
 
-/* stress rendezvous N */
+/* stress rendezvous N, stress graph N */
 static int count_args(struct shell_out *out, int argc, char **argv,
 		      int (*run)(struct shell_out *out, unsigned long n))
 {
@@ -646,6 +754,8 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 		ret = storm_args(out, argc, argv);
 	else if (!strcmp(argv[1], "rendezvous"))
 		ret = count_args(out, argc, argv, stress_rendezvous);
+	else if (!strcmp(argv[1], "graph"))
+		ret = count_args(out, argc, argv, stress_graph);
 	else if (!strcmp(argv[1], "start") && argc == 2)
 		ret = stress_start(out);
 	else if (!strcmp(argv[1], "stop") && argc == 2)
@@ -657,5 +767,5 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 	return ret ? 1 : 0;
 }
 SHELL_COMMAND("stress", cmd_stress,
-	      "storm N [SEED] | rendezvous N | start | stop: "
-	      "patch storm, stop_machine rounds, soak (make stress)");
+	      "storm N [SEED] | rendezvous N | graph N | start | stop: "
+	      "patch storm, races, soak (make stress)");

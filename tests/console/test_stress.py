@@ -1,6 +1,7 @@
 """test_stress.py: short forms of what `make stress` runs for minutes
 (scripts/stress.py): a patch storm, stop_machine rounds from each CPU,
-and a soak whose trace and trace_pipe reads are checked line by line
+graph tracing started and stopped while threads come and go, and a soak
+whose trace and trace_pipe reads are checked line by line
 (tests/console/trace_format.py) while every CPU's writers overwrite the
 buffer."""
 
@@ -30,11 +31,18 @@ def test_rendezvous(k):
     assert f' 8 rounds from {k.smp} CPUs\n' in out, out
 
 
+def test_graph(k):
+    out = k.run('stress graph 3', timeout=120)
+    assert out.endswith(' bytes leaked 0\nstress: ok\n'), out
+    assert 'graph: 3 starts, errors 0, ' in out, out
+
+
 def test_stress_usage(k):
     usage = ('usage: stress storm N [SEED] | stress rendezvous N | '
-             'stress start | stress stop\n')
+             'stress graph N | stress start | stress stop\n')
     for args in ('', 'storm', 'storm 0', 'storm x', 'storm 1 2 3', 'go',
-                 'rendezvous', 'rendezvous 0', 'rendezvous 1 2'):
+                 'rendezvous', 'rendezvous 0', 'rendezvous 1 2', 'graph x',
+                 'graph 1 2'):
         k.check(k.run(f'stress {args}'), usage)
     k.check(k.run('stress stop'), 'stress: not started\n')
 
