@@ -9,7 +9,7 @@ another. QEMU numbers its threads 1, 2, ... in hart order.
     hart, regs = g.wait_break()     # regs: x0..x31, then pc
 
 Only what the tests need: breakpoints, per-thread continue and step,
-registers and memory reads.
+and registers.
 """
 
 import re
@@ -27,8 +27,8 @@ def gdb_args(path):
 
 
 def reg_index(name):
-    """The index in a register list of an ABI name (a5) or x5."""
-    return int(name[1:]) if re.fullmatch(r'x\d+', name) else ABI.index(name)
+    """The index in a register list of an ABI register name (a5)."""
+    return ABI.index(name)
 
 
 class GdbStub:
@@ -78,10 +78,6 @@ class GdbStub:
         g = self.cmd('g')
         return [int.from_bytes(bytes.fromhex(g[i * 16:(i + 1) * 16]),
                                'little') for i in range(PC + 1)]
-
-    def read32(self, addr):
-        return int.from_bytes(bytes.fromhex(self.cmd(f'm{addr:x},4')),
-                              'little', signed=True)
 
     def break_at(self, addr):
         assert self.cmd(f'Z0,{addr:x},4') == 'OK'
