@@ -51,6 +51,7 @@ struct fgraph_ops {
 int register_ftrace_graph(struct fgraph_ops *gops);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 void ftrace_graph_stop(void);
+size_t mm_bytes_less_ret_stacks(void);
 void ftrace_graph_set_clock(u64 (*clock)(void));
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);
 unsigned long fgraph_unbalanced_returns(void);

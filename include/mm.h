@@ -27,6 +27,7 @@ void kfree(const void *p);
 size_t kmalloc_bytes_in_use(void);
 unsigned long kmalloc_cache_pages(void);
 size_t mm_bytes_in_use(void);
+size_t kmalloc_footprint(const void *p);
 
 /*
  * Fault injection (kernel/fault_inject.c): kmalloc and the page

@@ -136,6 +136,14 @@ unsigned long kmalloc_cache_pages(void)
 	return cache_pages;
 }
 
+/* What the block p counts for in mm_bytes_in_use(). */
+size_t kmalloc_footprint(const void *p)
+{
+	const struct km_hdr *h = (const struct km_hdr *)((const char *)p - HDR);
+
+	return h->shift ? 1UL << h->shift : h->npages * PAGE_SIZE;
+}
+
 /*
  * What the kernel holds: pages in use, less those kmalloc keeps cut up
  * for reuse, plus the kmalloc blocks in use. A leak check compares it.

@@ -6,6 +6,13 @@ part on a freshly booted kernel:
           fourth switches tracers, rewrites filters, changes settings
           and registers and unregisters checking ops N times
           (trace/stress.c)
+  rendezvous
+          `stress rendezvous N`: N stop_machine rounds from each CPU in
+          turn, until one runs its fn wrongly or a CPU writes to a
+          round's data after stop_machine returned
+  graph   `stress graph N`: graph tracing of every call started and
+          stopped N times, each time from the next CPU, while every
+          CPU starts and reaps threads; no ret_stack may be lost
   soak    `stress start`, unfiltered function_graph (function if there
           is none) for SOAK guest seconds (`uptime`), with `trace`,
           `trace_pipe` and their per-CPU forms read all along, every
@@ -20,7 +27,8 @@ part on a freshly booted kernel:
 It prints each part's figures, writes them to BUILD/stress.json, and
 exits 1 if anything failed (a crash or a reboot included).
 
-usage: stress.py [--build DIR] [--ops N] [--soak S] [--batches N] [--seed N]
+usage: stress.py [--build DIR] [--ops N] [--rounds N] [--graph-starts N]
+                 [--soak S] [--batches N] [--seed N]
 """
 
 import argparse
@@ -43,7 +51,10 @@ FTRACE_BUG = 'ftrace: failed to'    # ftrace_bug(): a site was not as expected
 SOAK_BUFFER_KB = 16     # small: the writers overwrite it all the time
 PIPE_SECONDS = 0.5      # how long each trace_pipe read runs
 STORM_SECONDS_PER_OP = 0.1
-FIGURE = re.compile(r'^(storm|soak|cpu\d+|stress): .*$', re.M)
+ROUND_SECONDS = 0.3     # a stop_machine round on a loaded host, at worst
+GRAPH_SECONDS_PER_START = 2
+FIGURE = re.compile(r'^(storm|rendezvous|graph|soak|cpu\d+|stress): .*$',
+                    re.M)
 
 
 class Failure(Exception):
@@ -107,6 +118,28 @@ def storm(args):
             'registers': number(lines, r'registers (\d+)'),
             'callbacks_checked': number(lines, r'callbacks (\d+)'),
             'seconds': number(lines, r'storm: ([\d.]+) s')}
+
+
+# --- rendezvous, graph ----------------------------------------------------
+
+def rendezvous(args):
+    with kernel(args.build) as k:
+        out = k.run(f'stress rendezvous {args.rounds}',
+                    timeout=60 + args.rounds * ROUND_SECONDS)
+        check_alive(k)
+    lines = figures(out)
+    return {'rounds': number(lines, r'(\d+) rounds from'),
+            'seconds': number(lines, r'rendezvous: ([\d.]+) s')}
+
+
+def graph(args):
+    with kernel(args.build) as k:
+        out = k.run(f'stress graph {args.graph_starts}',
+                    timeout=60 + args.graph_starts * GRAPH_SECONDS_PER_START)
+        check_alive(k)
+    lines = figures(out)
+    return {'starts': number(lines, r'graph: (\d+) starts'),
+            'threads': number(lines, r'(\d+) threads started')}
 
 
 # --- soak ----------------------------------------------------------------
@@ -206,14 +239,18 @@ def console_fuzz(args):
     return result
 
 
-PARTS = (('storm', storm), ('soak', soak), ('nomem', nomem),
-         ('fuzz', console_fuzz))
+PARTS = (('storm', storm), ('rendezvous', rendezvous), ('graph', graph),
+         ('soak', soak), ('nomem', nomem), ('fuzz', console_fuzz))
 
 
 def summary(results):
     s = results.get('storm', {})
     print(f'stress: tracer switches survived: {s.get("tracer_switches", 0)}'
           f' (of {s.get("operations", 0)} storm operations)')
+    print(f'stress: stop_machine rounds checked: '
+          f'{results.get("rendezvous", {}).get("rounds", 0)}')
+    print(f'stress: graph tracing starts checked: '
+          f'{results.get("graph", {}).get("starts", 0)}')
     print(f'stress: guest seconds soaked: '
           f'{results.get("soak", {}).get("guest_seconds", 0)}')
     print(f'stress: faults injected: '
@@ -226,6 +263,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--build', default='build')
     parser.add_argument('--ops', type=int, default=10000)
+    parser.add_argument('--rounds', type=int, default=2000)
+    parser.add_argument('--graph-starts', type=int, default=300)
     parser.add_argument('--soak', type=float, default=60)
     parser.add_argument('--batches', type=int, default=40)
     parser.add_argument('--seed', type=int,

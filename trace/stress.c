@@ -13,6 +13,15 @@
  *                          against its ops' filter and that its ops is
  *                          registered; at the end no site may be left
  *                          patched and no memory held.
+ *   stress rendezvous N    N stop_machine rounds, called from each CPU
+ *                          in turn; each round's fn must run once, on
+ *                          the caller's CPU and data, and no CPU may
+ *                          write to the round's data once
+ *                          stop_machine returned
+ *   stress graph N         graph tracing of every call started and
+ *                          stopped N times, each time from the next
+ *                          CPU, while every CPU starts and reaps
+ *                          threads: no ret_stack may be lost
  *   stress start           every CPU runs every workload in a loop, in
  *                          the background, while the shell stays free
  *                          to read the trace (the soak)
@@ -80,8 +89,8 @@ static void worker(void *arg)
 	vfs_close(out.file);
 }
 
-/* A worker on every online CPU but skip (-1: on all of them). */
-static int start_workers(struct workers *w, int skip)
+/* fn on every online CPU but skip (-1: on all of them). */
+static int start_workers(struct workers *w, int skip, void (*fn)(void *))
 {
 	char name[TASK_COMM_LEN];
 	int cpu;
@@ -92,7 +101,7 @@ static int start_workers(struct workers *w, int skip)
 		if (cpu == skip)
 			continue;
 		snprintf(name, sizeof(name), "stress/%d", cpu);
-		w->task[w->n] = kthread_create_on_cpu(worker, w, name, cpu);
+		w->task[w->n] = kthread_create_on_cpu(fn, w, name, cpu);
 		if (!w->task[w->n])
 			return -ENOMEM;
 		kthread_start(w->task[w->n++]);
@@ -400,12 +409,12 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 
 	if (!s)
 		return -ENOMEM;
-	before = mm_bytes_in_use();
+	before = mm_bytes_less_ret_stacks();
 	storm_init(s, seed);
 	preempt_disable();
 	cpu = smp_processor_id();
 	preempt_enable();
-	ret = start_workers(&w, nr_cpus > 1 ? cpu : -1);
+	ret = start_workers(&w, nr_cpus > 1 ? cpu : -1, worker);
 	for (i = 0; !ret && i < n && !current->sigpending; i++)
 		storm_step(s);
 	stop_workers(&w);
@@ -415,9 +424,226 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 	ftrace_for_each_rec(count_patched, &patched);
 	if (!ret)
 		ret = storm_report(out, s, patched,
-				   (long)(mm_bytes_in_use() - before));
+				   (long)(mm_bytes_less_ret_stacks() - before));
 	kfree(s);
 	return ret;
+}
+
+/* ---- rendezvous: stop_machine rounds, each CPU calling in turn ---------- */
+
+#define RV_MAGIC	0x72656e64657a766fUL
+#define RV_FRAME_WORDS	64
+#define RV_HOLD_NS	(10000 * NSEC_PER_USEC)
+
+struct rendezvous {
+	unsigned long rounds;		/* per caller */
+	unsigned long done;		/* rounds finished */
+	unsigned long wrong_call;	/* fn not run once, here, on our data */
+	unsigned long frame_hit;	/* a word of a returned frame changed */
+};
+
+struct rv_call {
+	unsigned long magic;
+	int cpu;
+	int calls;
+};
+
+static int rv_check(void *data)
+{
+	struct rv_call *c = data;
+
+	if (!c || c->magic != RV_MAGIC || c->cpu != smp_processor_id())
+		return -EINVAL;
+	c->calls++;
+	return 0;
+}
+
+/*
+ * The pattern is in place. A function of its own, so that a debugger
+ * can hold a stopper until the caller gets here
+ * (tests/console/test_rendezvous_race.py).
+ */
+static noinline void rv_hold(void)
+{
+	u64 end = ktime_get_ns() + RV_HOLD_NS;
+
+	while (ktime_get_ns() < end)
+		barrier();
+}
+
+/*
+ * Lays a pattern where the caller's stop_machine frame was and holds it
+ * a while: a CPU that still wrote to that round's data after
+ * stop_machine returned would change a word of it.
+ */
+static noinline unsigned long rv_frame_untouched(void)
+{
+	volatile unsigned long frame[RV_FRAME_WORDS];
+	unsigned long changed = 0;
+	int i;
+
+	for (i = 0; i < RV_FRAME_WORDS; i++)
+		frame[i] = RV_MAGIC ^ i;
+	rv_hold();
+	for (i = 0; i < RV_FRAME_WORDS; i++)
+		changed += frame[i] != (RV_MAGIC ^ i);
+	return changed;
+}
+
+/*
+ * Pinned to its CPU: the round's fn must run here, on this data. No
+ * other round starts meanwhile, so nothing but a stopper of this
+ * round can write to the pattern.
+ */
+static void rv_caller(void *arg)
+{
+	struct rendezvous *rv = arg;
+	unsigned long i;
+
+	for (i = 0; i < rv->rounds && !rv->wrong_call && !rv->frame_hit;
+	     i++) {
+		struct rv_call c = { RV_MAGIC, smp_processor_id(), 0 };
+
+		if (stop_machine(rv_check, &c) || c.calls != 1)
+			rv->wrong_call++;
+		if (rv_frame_untouched())
+			rv->frame_hit++;
+		rv->done++;
+	}
+}
+
+/*
+ * n stop_machine rounds, n / CPUs from each CPU in turn, until one goes
+ * wrong. Each caller's stop_machine frame is gone when the round ends,
+ * so no stopper may touch the round's data after its last ack.
+ */
+static int stress_rendezvous(struct shell_out *out, unsigned long n)
+{
+	struct rendezvous rv = { (n + nr_cpus - 1) / nr_cpus, 0, 0, 0 };
+	u64 start = ktime_get_ns(), cs;
+	struct task *t;
+	bool ok;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		t = kthread_create_on_cpu(rv_caller, &rv, "rendezvous", cpu);
+		if (!t)
+			return -ENOMEM;
+		kthread_start(t);
+		kthread_wait(t);
+	}
+	cs = (ktime_get_ns() - start) / (NSEC_PER_SEC / 100);
+	ok = !rv.wrong_call && !rv.frame_hit;
+	sh_printf(out, "rendezvous: %llu.%02llu s, %lu rounds from %d CPUs\n",
+		  cs / 100, cs % 100, rv.done, nr_cpus);
+	sh_printf(out, "rendezvous: fn wrong %lu, returned frame written "
+		  "%lu\n", rv.wrong_call, rv.frame_hit);
+	sh_printf(out, "stress: %s\n", ok ? "ok" : "FAILED");
+	return ok ? 0 : 1;
+}
+
+/* ---- graph: graph tracing started and stopped from each CPU in turn ---- */
+
+static int hook_every_call(struct ftrace_graph_ent *trace)
+{
+	(void)trace;
+	return 1;
+}
+
+static void ignore_return(struct ftrace_graph_ret *trace)
+{
+	(void)trace;
+}
+
+static struct fgraph_ops stress_gops = {
+	.entryfunc = hook_every_call,
+	.retfunc = ignore_return,
+};
+
+static void child(void *arg)
+{
+	(void)arg;
+}
+
+/* Threads started and reaped as fast as they go, one at a time. */
+static void spawner(void *arg)
+{
+	struct workers *w = arg;
+	struct task *t;
+
+	while (!READ_ONCE(w->stop)) {
+		t = kthread_create_on_cpu(child, NULL, "stress/child",
+					  smp_processor_id());
+		if (!t)
+			continue;
+		kthread_start(t);
+		kthread_wait(t);
+		__atomic_add_fetch(&w->runs, 1, __ATOMIC_RELAXED);
+	}
+}
+
+struct graph_toggle {
+	bool on;
+	unsigned long starts, errors;
+};
+
+static void toggle_graph(void *arg)
+{
+	struct graph_toggle *g = arg;
+
+	if (g->on) {
+		unregister_ftrace_graph(&stress_gops);
+		g->on = false;
+	} else if (register_ftrace_graph(&stress_gops)) {
+		g->errors++;
+	} else {
+		g->on = true;
+		g->starts++;
+	}
+}
+
+/* Each start and each stop from the next CPU, in a thread pinned there. */
+static int toggle_on_cpu(struct graph_toggle *g, int cpu)
+{
+	struct task *t = kthread_create_on_cpu(toggle_graph, g, "stress/graph",
+					       cpu);
+
+	if (!t)
+		return -ENOMEM;
+	kthread_start(t);
+	kthread_wait(t);
+	return 0;
+}
+
+/*
+ * Graph tracing on every call, started and stopped n times, each time
+ * from another CPU, while every CPU starts and reaps threads: no
+ * ret_stack may be lost or counted twice.
+ */
+static int stress_graph(struct shell_out *out, unsigned long n)
+{
+	struct graph_toggle g = { false, 0, 0 };
+	unsigned long i;
+	struct workers w;
+	long leaked;
+	int ret;
+
+	leaked = -(long)mm_bytes_less_ret_stacks();
+	ret = start_workers(&w, -1, spawner);
+	for (i = 0; !ret && i < 2 * n && !current->sigpending; i++)
+		ret = toggle_on_cpu(&g, i % nr_cpus);
+	if (g.on)
+		toggle_graph(&g);
+	stop_workers(&w);
+	if (ret)
+		return ret;
+	leaked += mm_bytes_less_ret_stacks();
+	sh_printf(out, "graph: %lu starts, errors %lu, %lu threads started "
+		  "meanwhile, bytes leaked %ld\n", g.starts, g.errors, w.runs,
+		  leaked);
+	ret = !g.errors && !leaked;
+	sh_printf(out, "stress: %s\n", ret ? "ok" : "FAILED");
+	return ret ? 0 : 1;
 }
 
 /* ---- the soak -------------------------------------------------------------- */
@@ -477,7 +703,7 @@ static int stress_start(struct shell_out *out)
 		sh_err("stress: already started\n");
 		return 1;
 	}
-	ret = start_workers(&soak, -1);
+	ret = start_workers(&soak, -1, worker);
 	if (ret) {
 		stop_workers(&soak);
 		return ret;
@@ -491,7 +717,8 @@ static int stress_start(struct shell_out *out)
 
 static int usage(void)
 {
-	sh_err("usage: stress storm N [SEED] | stress start | stress stop\n");
+	sh_err("usage: stress storm N [SEED] | stress rendezvous N | "
+	       "stress graph N | stress start | stress stop\n");
 	return 2;
 }
 
@@ -506,6 +733,17 @@ static int storm_args(struct shell_out *out, int argc, char **argv)
 	return stress_storm(out, n, seed);
 }
 
+/* stress rendezvous N, stress graph N */
+static int count_args(struct shell_out *out, int argc, char **argv,
+		      int (*run)(struct shell_out *out, unsigned long n))
+{
+	unsigned long n;
+
+	if (argc != 3 || kstrtoul(argv[2], 10, &n) || !n || n > STORM_MAX)
+		return usage();
+	return run(out, n);
+}
+
 static int cmd_stress(struct shell_out *out, int argc, char **argv)
 {
 	int ret;
@@ -514,6 +752,10 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "storm"))
 		ret = storm_args(out, argc, argv);
+	else if (!strcmp(argv[1], "rendezvous"))
+		ret = count_args(out, argc, argv, stress_rendezvous);
+	else if (!strcmp(argv[1], "graph"))
+		ret = count_args(out, argc, argv, stress_graph);
 	else if (!strcmp(argv[1], "start") && argc == 2)
 		ret = stress_start(out);
 	else if (!strcmp(argv[1], "stop") && argc == 2)
@@ -524,4 +766,6 @@ static int cmd_stress(struct shell_out *out, int argc, char **argv)
 		sh_err("stress: %s\n", strerror_text(ret));
 	return ret ? 1 : 0;
 }
-SHELL_COMMAND("stress", cmd_stress, "storm N [SEED] | start | stop: patch storm, soak (make stress)");
+SHELL_COMMAND("stress", cmd_stress,
+	      "storm N [SEED] | rendezvous N | graph N | start | stop: "
+	      "patch storm, races, soak (make stress)");

@@ -1,7 +1,9 @@
 """test_stress.py: short forms of what `make stress` runs for minutes
-(scripts/stress.py): a patch storm, and a soak whose trace and
-trace_pipe reads are checked line by line (tests/console/trace_format.py)
-while every CPU's writers overwrite the buffer."""
+(scripts/stress.py): a patch storm, stop_machine rounds from each CPU,
+graph tracing started and stopped while threads come and go, and a soak
+whose trace and trace_pipe reads are checked line by line
+(tests/console/trace_format.py) while every CPU's writers overwrite the
+buffer."""
 
 import os
 import time
@@ -22,9 +24,25 @@ def test_storm(k):
     k.check(k.run(f'cat {T}/enabled_functions'), '')
 
 
+def test_rendezvous(k):
+    out = k.run('stress rendezvous 8', timeout=120)
+    assert out.endswith('rendezvous: fn wrong 0, returned frame written 0\n'
+                        'stress: ok\n'), out
+    assert f' 8 rounds from {k.smp} CPUs\n' in out, out
+
+
+def test_graph(k):
+    out = k.run('stress graph 3', timeout=120)
+    assert out.endswith(' bytes leaked 0\nstress: ok\n'), out
+    assert 'graph: 3 starts, errors 0, ' in out, out
+
+
 def test_stress_usage(k):
-    usage = 'usage: stress storm N [SEED] | stress start | stress stop\n'
-    for args in ('', 'storm', 'storm 0', 'storm x', 'storm 1 2 3', 'go'):
+    usage = ('usage: stress storm N [SEED] | stress rendezvous N | '
+             'stress graph N | stress start | stress stop\n')
+    for args in ('', 'storm', 'storm 0', 'storm x', 'storm 1 2 3', 'go',
+                 'rendezvous', 'rendezvous 0', 'rendezvous 1 2', 'graph x',
+                 'graph 1 2'):
         k.check(k.run(f'stress {args}'), usage)
     k.check(k.run('stress stop'), 'stress: not started\n')
 
