@@ -28,7 +28,12 @@
 
 #define LIVE_CYCLES	100	/* of 10 updates each */
 #define STOP_CYCLES	20	/* stop_machine rounds take longer */
-#define CALLBACK_SPIN	50	/* widens the window an unregister must wait out */
+/*
+ * Loops a callback spins, to widen the window an unregister must wait
+ * out: z's is longer than its unregister takes when no site changes.
+ */
+#define CALLBACK_SPIN	50
+#define SLOW_CALLBACK_SPIN	5000
 #define NR_TARGETS	3
 
 #define T1	(1U << 0)
@@ -84,7 +89,7 @@ static bool called_by_list_func(void)
 }
 
 static void check_callback(struct order_ops *o, unsigned long ip,
-			   struct ftrace_ops *op)
+			   struct ftrace_ops *op, int spins)
 {
 	volatile int spin;
 
@@ -98,7 +103,7 @@ static void check_callback(struct order_ops *o, unsigned long ip,
 	if (READ_ONCE(ot.alone) == o && called_by_list_func())
 		count(&ot.via_list);
 	count(&o->calls);
-	for (spin = 0; spin < CALLBACK_SPIN; spin++)
+	for (spin = 0; spin < spins; spin++)
 		;
 	__atomic_fetch_sub(&o->inside, 1, __ATOMIC_SEQ_CST);
 }
@@ -107,21 +112,21 @@ static void x_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip, (void)fregs;
-	check_callback(&ot.x, ip, op);
+	check_callback(&ot.x, ip, op, CALLBACK_SPIN);
 }
 
 static void y_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip, (void)fregs;
-	check_callback(&ot.y, ip, op);
+	check_callback(&ot.y, ip, op, CALLBACK_SPIN);
 }
 
 static void z_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip, (void)fregs;
-	check_callback(&ot.z, ip, op);
+	check_callback(&ot.z, ip, op, SLOW_CALLBACK_SPIN);
 }
 
 static void set_allowed(struct order_ops *o, unsigned int targets)
