@@ -3,9 +3,11 @@
 guest instruction is a tick of the clock rdinstret reads, type `bench`
 at the shell, and gather what it prints into a table and
 build/bench.json. The FTRACE=none build is the baseline for the cost of
-a disabled site; the mcount build is measured too when it exists. Last,
-`bench smp` on 4 harts without -icount: events per second written with
-1, 2 and 4 CPUs tracing every function (host time, so only indicative).
+a disabled site; the mcount build is measured too when it exists. The
+patch modes (stop_machine, live) are compared on 1 and on 4 harts, both
+under -icount. Last, `bench smp` on 4 harts without -icount: events per
+second written with 1, 2 and 4 CPUs tracing every function (host time,
+so only indicative).
 
 usage: bench.py OUT.json BUILD_PATCHABLE BUILD_NONE [BUILD_MCOUNT]
 """
@@ -31,6 +33,15 @@ ROWS = [
     ('bytes_per_function_event', 28, '<= 24'),
     ('bytes_per_site_record', 16, '<= 16'),
     ('sites', 8984, 'report'),
+]
+
+
+MODES = ('stop_machine', 'live')
+MODE_ROWS = [
+    ('switch_one_insns', 'nop -> function, 1-function filter'),
+    ('patch_all_insns_per_site', 'nop -> function, every site, per site'),
+    ('longest_stall_insns', 'longest stop of the other harts'),
+    ('stop_rounds_per_switch', 'stop_machine rounds, 1-function switch'),
 ]
 
 
@@ -70,21 +81,45 @@ def table(values):
     for key, linux, target in ROWS:
         lines.append(f"{key:32} {str(values.get(key, '-')):>12} "
                      f"{linux:>12}  {target}")
-    extra = sorted(k for k in values if k not in dict((r[0], 0) for r in ROWS))
+    extra = sorted(k for k in values if k not in dict((r[0], 0) for r in ROWS)
+                   and not k.startswith(('smp1_', 'smp4_')))
     for key in extra:
         lines.append(f"{key:32} {str(values[key]):>12}")
+    return '\n'.join(lines)
+
+
+def mode_keys(values, prefix):
+    """The patch-mode figures of one boot, their keys prefixed."""
+    return {prefix + k: v for k, v in values.items()
+            if k.startswith(MODES)}
+
+
+def mode_table(values):
+    """Side by side: each patch mode on 1 and on 4 harts."""
+    cols = [(f'{m} smp{n}', f'smp{n}_{m}_') for n in (1, 4) for m in MODES]
+    lines = [f"{'instructions':40}" + ''.join(f'{c:>18}' for c, _ in cols),
+             '-' * (40 + 18 * len(cols))]
+    for key, label in MODE_ROWS:
+        lines.append(f'{label:40}' + ''.join(
+            f"{str(values.get(p + key, '-')):>18}" for _, p in cols))
     return '\n'.join(lines)
 
 
 def main(argv):
     out_path, patchable, none = argv[1:4]
     mcount = argv[4] if len(argv) > 4 else None
-    values = combine(measure(patchable), measure(none),
+    smp1 = measure(patchable)
+    values = combine(smp1, measure(none),
                      measure(mcount) if mcount else None)
+    values = {k: v for k, v in values.items() if not k.startswith(MODES)}
+    values.update(mode_keys(smp1, 'smp1_'))
+    values.update(mode_keys(measure(patchable, smp=4), 'smp4_'))
     # Host-time rates: no -icount, one host thread per hart.
     values.update(measure(patchable, smp=4, icount=False,
                           command='bench smp'))
     print(table(values))
+    print()
+    print(mode_table(values))
     with open(out_path, 'w') as f:
         json.dump(values, f, indent=2, sort_keys=True)
         f.write('\n')

@@ -353,5 +353,26 @@ static void modify_all_code_order(struct kunit *t)
 		KUNIT_EXPECT_TRUE(t, ot.calls_during_updates > 0);
 }
 
+/*
+ * The modes' names, as /proc/sys/kernel/ftrace_patch_mode takes them;
+ * the -pg build refuses live (its sites are 2-byte aligned).
+ */
+static void patch_mode_names(struct kunit *t)
+{
+	char saved[16];
+
+	strlcpy(saved, ftrace_patch_mode_name(), sizeof(saved));
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("stop_machine"), 0);
+	KUNIT_EXPECT_STREQ(t, ftrace_patch_mode_name(), "stop_machine");
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("live"),
+			FTRACE_LIVE_PATCHING ? 0 : -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_patch_live(), FTRACE_LIVE_PATCHING);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("Live"), -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(""), -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_patch_live(), FTRACE_LIVE_PATCHING);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(saved), 0);
+}
+
 SELFTEST_SUITE(ftrace_live,
+	KUNIT_CASE(patch_mode_names),
 	KUNIT_CASE(modify_all_code_order));
