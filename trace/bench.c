@@ -216,7 +216,7 @@ static void bench_mode(struct shell_out *out, const char *mode)
 {
 	unsigned long rounds;
 	char key[64];
-	u64 sw;
+	u64 sw, stall;
 
 	if (ftrace_set_patch_mode(mode) ||
 	    sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
@@ -233,8 +233,10 @@ static void bench_mode(struct shell_out *out, const char *mode)
 	sw = switch_insns("function");
 	snprintf(key, sizeof(key), "%s_patch_all_insns_per_site", mode);
 	report(out, key, sw * 100 / ftrace_nr_records());
+	/* On one hart, no other is held. */
+	stall = ftrace_take_longest_stop_insns();
 	snprintf(key, sizeof(key), "%s_longest_stall_insns", mode);
-	report_int(out, key, nr_cpus > 1 ? ftrace_take_longest_stop_insns() : 0);
+	report_int(out, key, nr_cpus > 1 ? stall : 0);
 	sh_echo(TRACING "current_tracer", false, "nop");
 	sh_echo(TRACING "trace", false, "");
 }

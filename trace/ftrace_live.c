@@ -72,7 +72,7 @@
 static const char *const mode_names[] = { "stop_machine", "live" };
 bool ftrace_live_patching;
 static unsigned long live_steps;
-static unsigned long *step_ips;		/* what the step in progress wrote */
+static unsigned long *step_ips;	/* what the step in progress wrote */
 static unsigned long nr_step_ips;
 
 unsigned long ftrace_live_steps(void)
