@@ -66,12 +66,23 @@ static long (*const targets[NR_TARGETS])(long) = {
 	ftrace_test_target1, ftrace_test_target2, ftrace_test_target3,
 };
 
+/* Each target's site: its entry, or its call of _mcount (-pg). */
+static unsigned long sites[NR_TARGETS];
+
+static void find_sites(void)
+{
+	int i;
+
+	for (i = 0; i < NR_TARGETS; i++)
+		sites[i] = ftrace_location((unsigned long)targets[i]);
+}
+
 static unsigned int target_bit(unsigned long ip)
 {
 	int i;
 
 	for (i = 0; i < NR_TARGETS; i++)
-		if (ip == (unsigned long)targets[i])
+		if (ip == sites[i])
 			return 1U << i;
 	return 0;
 }
@@ -168,7 +179,7 @@ static int set_filter(struct order_ops *o, unsigned int set)
 
 	for (i = 0; i < NR_TARGETS && !ret; i++)
 		if (set & (1U << i))
-			ret = ftrace_hash_add(hash, (unsigned long)targets[i]);
+			ret = ftrace_hash_add(hash, sites[i]);
 	if (ret) {
 		free_ftrace_hash(hash);
 		return ret;
@@ -329,6 +340,7 @@ static void modify_all_code_order(struct kunit *t)
 	if (nr_cpus < 2)
 		KUNIT_SKIP(t, "needs 2 CPUs");
 	memset(&ot, 0, sizeof(ot));
+	find_sites();
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1), 0);
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2), 0);
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.z, z_callback, "live_z", T3), 0);
