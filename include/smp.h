@@ -58,10 +58,12 @@ static inline int smp_processor_id(void)
 
 /*
  * A CPU spinning until other CPUs answer (a function call, a stage of
- * stop_machine) names the late ones every STALL_REPORT_NS instead of
- * waiting in silence; stall_watch_ms says when, start at zero.
+ * stop_machine) names the late ones every stall_timeout_ms instead of
+ * waiting in silence; stall_watch_ms says when, start at zero. 5 s by
+ * default, as Linux's csd_lock_timeout: a loaded host's vCPUs can lag
+ * for a good part of a second.
  */
-#define STALL_REPORT_NS	NSEC_PER_SEC
+extern unsigned int stall_timeout_ms;
 
 struct stall_watch {
 	u64 start, next;	/* ns */
@@ -97,6 +99,7 @@ int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
 void on_each_cpu(void (*fn)(void *), void *data);
 void handle_ipi(void);
+unsigned long hart_mask(unsigned long cpumask);
 unsigned long online_hart_mask(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include "types.h"
 
 #define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_USEC	1000ULL
 
 extern u32 timebase_freq;

@@ -7,7 +7,7 @@
  * stopper can only run once its CPU leaves any preempt-disabled region,
  * no CPU is inside an ftrace trampoline or callback while fn runs. Every
  * CPU executes fence.i before it resumes, so it fetches the new text.
- * The caller names any CPU that keeps a state waiting over a second.
+ * The caller names any CPU that keeps a state waiting too long.
  */
 #include "kernel.h"
 #include "stop_machine.h"
@@ -71,7 +71,7 @@ static void ack_state(struct multi_stop_data *m, enum multi_stop_state cur)
 }
 
 /*
- * The calling CPU names, every STALL_REPORT_NS, each CPU that has not
+ * The calling CPU names, every stall_timeout_ms, each CPU that has not
  * acknowledged state s yet. The round neither goes on without it (fn
  * could rewrite text that CPU is executing) nor fails: its callers
  * cannot undo what they did before it (an ops already off the list

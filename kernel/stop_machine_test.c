@@ -14,6 +14,7 @@
 #define ROUNDS		5
 #define WARMUP_CALLS	100
 #define HOLD_LIMIT_NS	(5 * NSEC_PER_SEC)
+#define TEST_STALL_MS	100
 
 struct cross_caller {
 	int target;
@@ -89,6 +90,7 @@ static void hold_preemption(void *arg)
 static void late_cpu_is_reported(struct kunit *t)
 {
 	struct holder h = { .holding = false };
+	unsigned int timeout = stall_timeout_ms;
 	int cpu = nr_cpus - 1;
 	struct task *th;
 
@@ -104,7 +106,9 @@ static void late_cpu_is_reported(struct kunit *t)
 	kthread_start(th);
 	while (!h.holding)
 		yield();
+	stall_timeout_ms = TEST_STALL_MS;
 	synchronize_sched();
+	stall_timeout_ms = timeout;
 	KUNIT_EXPECT_EQ(t, kthread_wait(th), 0);
 	KUNIT_EXPECT_TRUE(t, kunit_dmesg_count(h.msg) > h.seen);
 }

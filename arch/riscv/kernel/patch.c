@@ -7,6 +7,13 @@
  * Within a batch (ftrace_init, stop_machine rounds) the alias of the
  * last page stays mapped, so patching sites in address order maps each
  * page once; patch_unmap() ends the batch.
+ *
+ * A batch need not stay on one hart: a stop_machine round writes on its
+ * caller's CPU, and that caller may move before patch_unmap. Mapping
+ * flushes the local TLB only, so a mapping is good for the CPU that
+ * made it alone: another CPU maps the page again before it writes (an
+ * old translation of the slot may linger in its TLB), and patch_unmap
+ * flushes every CPU that mapped, not only its own.
  */
 #include "kernel.h"
 #include "string.h"
@@ -19,27 +26,30 @@
 
 DEFINE_MUTEX(text_mutex);
 
+/* Each slot's page, with the CPU that mapped it in the low bits. */
 static unsigned long mapped_page[2] = { ~0UL, ~0UL };
+static unsigned long alias_cpus;	/* CPUs that mapped since the unmap */
 
-static noinline void poke_map(int slot, unsigned long page)
+static noinline void poke_map(int slot, unsigned long page_cpu)
 {
-	fixmap_map(FIX_TEXT_POKE0 + slot, page);
-	mapped_page[slot] = page;
+	fixmap_map(FIX_TEXT_POKE0 + slot, page_cpu & ~(PAGE_SIZE - 1));
+	mapped_page[slot] = page_cpu;
+	alias_cpus |= 1UL << smp_processor_id();
 }
 
 static inline void *poke_addr(int slot, unsigned long addr)
 {
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 
-	if (unlikely(mapped_page[slot] != page))
-		poke_map(slot, page);
+	if (unlikely(mapped_page[slot] != (page | smp_processor_id())))
+		poke_map(slot, page | smp_processor_id());
 	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) + (addr - page);
 }
 
 /*
  * The store that changes a site or a trampoline slot: one aligned
  * 4-byte word, so a hart fetches the old or the new instruction, never
- * half of each. About 15 instructions when the page is already mapped.
+ * half of each. About 18 instructions when the page is already mapped.
  */
 int patch_insn32(void *addr, u32 insn)
 {
@@ -53,6 +63,7 @@ int patch_insn32(void *addr, u32 insn)
 
 void patch_unmap(void)
 {
+	unsigned long others = alias_cpus & ~(1UL << smp_processor_id());
 	int slot;
 
 	for (slot = 0; slot < 2; slot++) {
@@ -60,6 +71,10 @@ void patch_unmap(void)
 			fixmap_clear(FIX_TEXT_POKE0 + slot);
 		mapped_page[slot] = ~0UL;
 	}
+	alias_cpus = 0;
+	if (others)
+		sbi_remote_sfence_vma(hart_mask(others), 0, FIXMAP_BASE,
+				      2 * PAGE_SIZE);
 }
 
 /*

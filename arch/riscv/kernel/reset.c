@@ -21,7 +21,7 @@ __noreturn void machine_poweroff(int code)
 		*test = code ? TEST_FAIL | (u32)code << 16 : TEST_PASS;
 	}
 	/* SBI system reset: shutdown, with a failure reason if code != 0 */
-	sbi_ecall(0x53525354, 0, 0, code ? 1 : 0, 0);
+	sbi_ecall(0x53525354, 0, 0, code ? 1 : 0, 0, 0);
 	for (;;)
 		wfi();
 }

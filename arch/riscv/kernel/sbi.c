@@ -5,18 +5,19 @@
 #include "asm/sbi.h"
 
 struct sbiret sbi_ecall(long ext, long fid, unsigned long a0,
-			unsigned long a1, unsigned long a2)
+			unsigned long a1, unsigned long a2, unsigned long a3)
 {
 	register unsigned long r0 __asm__("a0") = a0;
 	register unsigned long r1 __asm__("a1") = a1;
 	register unsigned long r2 __asm__("a2") = a2;
+	register unsigned long r3 __asm__("a3") = a3;
 	register long r6 __asm__("a6") = fid;
 	register long r7 __asm__("a7") = ext;
 	struct sbiret ret;
 
 	__asm__ __volatile__("ecall"
 			     : "+r"(r0), "+r"(r1)
-			     : "r"(r2), "r"(r6), "r"(r7)
+			     : "r"(r2), "r"(r3), "r"(r6), "r"(r7)
 			     : "memory");
 	ret.error = r0;
 	ret.value = r1;
@@ -25,28 +26,34 @@ struct sbiret sbi_ecall(long ext, long fid, unsigned long a0,
 
 void sbi_set_timer(u64 stime)
 {
-	sbi_ecall(SBI_EXT_TIME, 0, stime, 0, 0);
+	sbi_ecall(SBI_EXT_TIME, 0, stime, 0, 0, 0);
 }
 
 void sbi_send_ipi(unsigned long hart_mask, unsigned long hart_base)
 {
-	sbi_ecall(SBI_EXT_IPI, 0, hart_mask, hart_base, 0);
+	sbi_ecall(SBI_EXT_IPI, 0, hart_mask, hart_base, 0, 0);
 }
 
 void sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_base)
 {
-	sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_base, 0);
+	sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_base, 0, 0);
+}
+
+void sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_base,
+			   unsigned long start, unsigned long size)
+{
+	sbi_ecall(SBI_EXT_RFENCE, 1, hart_mask, hart_base, start, size);
 }
 
 long sbi_hart_start(unsigned long hartid, unsigned long addr,
 		    unsigned long opaque)
 {
-	return sbi_ecall(SBI_EXT_HSM, 0, hartid, addr, opaque).error;
+	return sbi_ecall(SBI_EXT_HSM, 0, hartid, addr, opaque, 0).error;
 }
 
 long sbi_hart_get_status(unsigned long hartid)
 {
-	struct sbiret r = sbi_ecall(SBI_EXT_HSM, 2, hartid, 0, 0);
+	struct sbiret r = sbi_ecall(SBI_EXT_HSM, 2, hartid, 0, 0, 0);
 
 	return r.error ? r.error : r.value;
 }
@@ -54,5 +61,5 @@ long sbi_hart_get_status(unsigned long hartid)
 /* The legacy console call: only for the earliest messages and oopses. */
 void sbi_console_putchar(int c)
 {
-	sbi_ecall(0x01, 0, c, 0, 0);
+	sbi_ecall(0x01, 0, c, 0, 0, 0);
 }

@@ -29,14 +29,21 @@ static int each_caller;
 extern char secondary_entry[];
 void cpu_idle(void) __noreturn;
 
-unsigned long online_hart_mask(void)
+/* The harts of the online CPUs in cpumask, for SBI calls. */
+unsigned long hart_mask(unsigned long cpumask)
 {
 	unsigned long mask = 0;
 	int i;
 
 	for_each_online_cpu(i)
-		mask |= 1UL << cpus[i].hartid;
+		if (cpumask & (1UL << i))
+			mask |= 1UL << cpus[i].hartid;
 	return mask;
+}
+
+unsigned long online_hart_mask(void)
+{
+	return hart_mask(~0UL);
 }
 
 void smp_send_ipi(int cpu, int msg)
@@ -77,20 +84,22 @@ void handle_ipi(void)
 	}
 }
 
+unsigned int stall_timeout_ms = 5000;
+
 /* The milliseconds waited when a report is due, else 0. */
 u64 stall_watch_ms(struct stall_watch *w)
 {
-	u64 now = ktime_get_ns();
+	u64 now = ktime_get_ns(), period = stall_timeout_ms * NSEC_PER_MSEC;
 
 	if (!w->start) {
 		w->start = now;
-		w->next = now + STALL_REPORT_NS;
+		w->next = now + period;
 		return 0;
 	}
 	if (now < w->next)
 		return 0;
-	w->next = now + STALL_REPORT_NS;
-	return (now - w->start) / (NSEC_PER_SEC / 1000);
+	w->next = now + period;
+	return (now - w->start) / NSEC_PER_MSEC;
 }
 
 /*

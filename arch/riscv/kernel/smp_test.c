@@ -121,6 +121,7 @@ static void woken_thread_runs_on_idle_cpu(struct kunit *t)
 }
 
 #define HOLD_LIMIT_NS	(5 * NSEC_PER_SEC)
+#define TEST_STALL_MS	100
 
 /* Keeps interrupts off on its CPU until msg is logged. */
 struct irq_holder {
@@ -147,6 +148,7 @@ static void hold_irqs_off(void *arg)
 static void late_call_is_reported(struct kunit *t)
 {
 	struct irq_holder h = { .holding = false };
+	unsigned int timeout = stall_timeout_ms;
 	int cpu = nr_cpus - 1, ran_on = -1;
 	struct task *th;
 
@@ -161,8 +163,10 @@ static void late_call_is_reported(struct kunit *t)
 	kthread_start(th);
 	while (!h.holding)
 		yield();
+	stall_timeout_ms = TEST_STALL_MS;
 	KUNIT_EXPECT_EQ(t, smp_call_function_single(cpu, record_cpu, &ran_on),
 			0);
+	stall_timeout_ms = timeout;
 	KUNIT_EXPECT_EQ(t, ran_on, cpu);
 	KUNIT_EXPECT_EQ(t, kthread_wait(th), 0);
 	KUNIT_EXPECT_TRUE(t, kunit_dmesg_count(h.msg) > h.seen);

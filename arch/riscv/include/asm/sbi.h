@@ -22,10 +22,12 @@ struct sbiret {
 #define SBI_HSM_STARTED	0
 
 struct sbiret sbi_ecall(long ext, long fid, unsigned long a0,
-			unsigned long a1, unsigned long a2);
+			unsigned long a1, unsigned long a2, unsigned long a3);
 void sbi_set_timer(u64 stime);
 void sbi_send_ipi(unsigned long hart_mask, unsigned long hart_base);
 void sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_base);
+void sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_base,
+			   unsigned long start, unsigned long size);
 long sbi_hart_start(unsigned long hartid, unsigned long addr,
 		    unsigned long opaque);
 long sbi_hart_get_status(unsigned long hartid);
