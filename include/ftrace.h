@@ -121,6 +121,7 @@ unsigned long ftrace_nr_records(void);
 #define FTRACE_SKIP_NO_SITES	"FTRACE=none: the kernel has no call sites"
 unsigned long ftrace_nr_pages(void);
 unsigned long ftrace_update_time_insns(void);
+u64 ftrace_take_longest_stop_insns(void);
 void ftrace_rec_ops_names(struct dyn_ftrace *rec, char *buf, size_t size);
 extern void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
@@ -245,7 +246,14 @@ void ftrace_arch_code_modify_post_process(void);
  * other harts run on through an update and each step of it ends with
  * every hart's fence.i.
  */
-bool ftrace_patch_live(void);
+extern bool ftrace_live_patching;
+
+/* Inline: ftrace_init's loop over every site asks too. */
+static inline bool ftrace_patch_live(void)
+{
+	return READ_ONCE(ftrace_live_patching);
+}
+
 int ftrace_set_patch_mode(const char *name);
 const char *ftrace_patch_mode_name(void);
 void ftrace_patch_mode_init(void);

@@ -40,7 +40,12 @@ void rcu_wake_waiters(unsigned long waiters)
 	sbi_send_ipi(harts, 0);
 }
 
-static void report_late_cpus(const unsigned long *snap,
+static unsigned long sched_count(int cpu)
+{
+	return __atomic_load_n(&cpus[cpu].sched_count, __ATOMIC_SEQ_CST);
+}
+
+static void report_late_cpus(const unsigned long *snap, int skip,
 			     struct stall_watch *w)
 {
 	u64 ms = stall_watch_ms(w);
@@ -49,7 +54,7 @@ static void report_late_cpus(const unsigned long *snap,
 	if (!ms)
 		return;
 	for_each_online_cpu(cpu)
-		if (snap[cpu] == READ_ONCE(cpus[cpu].sched_count))
+		if (cpu != skip && snap[cpu] == sched_count(cpu))
 			pr_err("rcu: CPU %d (hart %lu) has not passed a "
 			       "quiescent point after %llu ms\n", cpu,
 			       cpus[cpu].hartid, ms);
@@ -61,8 +66,7 @@ static bool all_passed(const unsigned long *snap, int skip)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		if (cpu != skip && __atomic_load_n(&cpus[cpu].sched_count,
-						   __ATOMIC_SEQ_CST) == snap[cpu])
+		if (cpu != skip && sched_count(cpu) == snap[cpu])
 			return false;
 	return true;
 }
@@ -99,12 +103,11 @@ void synchronize_rcu(void)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	self = smp_processor_id();
 	for_each_online_cpu(cpu) {
-		snap[cpu] = __atomic_load_n(&cpus[cpu].sched_count,
-					    __ATOMIC_SEQ_CST);
+		snap[cpu] = sched_count(cpu);
 		if (cpu != self)
 			smp_send_ipi(cpu, IPI_RESCHEDULE);
 	}
 	preempt_enable();
 	while (!wait_once(snap, self))
-		report_late_cpus(snap, &w);
+		report_late_cpus(snap, self, &w);
 }

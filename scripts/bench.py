@@ -10,7 +10,8 @@ reads, types `bench` at the shell, and gathers what it prints into a
 table and OUT.json. Every figure is a count of instructions or bytes,
 the same on every run. The FTRACE=none build is the baseline for the
 cost of a disabled site; the mcount build is measured too when it
-exists.
+exists. The two patch modes (stop_machine, live) are compared on 1 and
+on 4 harts, both under -icount: their keys start smp1_ and smp4_.
 
 The second rewrites the figures in README.md, between the BEGIN and
 END marker lines, from FIGURES.json: `make bench` copies what it
@@ -80,6 +81,15 @@ OTHER_ROWS = [
 ]
 
 
+MODES = ('stop_machine', 'live')
+MODE_ROWS = [
+    ('switch_one_insns', 'nop -> function, 1-function filter'),
+    ('patch_all_insns_per_site', 'nop -> function, every site, per site'),
+    ('longest_stall_insns', 'longest stop of the other harts'),
+    ('stop_rounds_per_switch', 'stop_machine rounds, 1-function switch'),
+]
+
+
 def measure(build, smp=1, icount=True, command='bench'):
     """Boot one build, run a bench command, return {key: number}."""
     k = harness.Kernel(build=build, smp=smp, timeout=120,
@@ -118,7 +128,8 @@ def table(values):
         lines.append(f"{key:34} {str(values.get(key, '-')):>12} "
                      f"{linux:>18}  {target}")
     listed = {row[0] for row in ROWS}
-    for key in sorted(k for k in values if k not in listed):
+    for key in sorted(k for k in values if k not in listed
+                      and not k.startswith(('smp1_', 'smp4_'))):
         lines.append(f"{key:34} {str(values[key]):>12}")
     return '\n'.join(lines)
 
@@ -147,6 +158,20 @@ def readme_figures(values):
               '| --- | --- | ---: |']
     for key, what in OTHER_ROWS:
         lines.append(f'| {what} | `{key}` | {figure(key, values[key])} |')
+    return '\n'.join(lines + ['', readme_modes(values)])
+
+
+def readme_modes(values):
+    """The patch modes side by side, as README shows them."""
+    cols = [f'smp{n}_{m}_' for n in (1, 4) for m in MODES]
+    lines = ['Switching tracers in the two patch modes, on 1 and 4 harts '
+             'under', '`-icount` (instructions of the whole machine; '
+             '`docs/tour.md`, stage 11):', '',
+             '| | stop_machine, 1 | live, 1 | stop_machine, 4 | live, 4 |',
+             '| --- | ---: | ---: | ---: | ---: |']
+    for key, label in MODE_ROWS:
+        lines.append(f'| {label} | ' + ' | '.join(
+            whole(values[p + key]) for p in cols) + ' |')
     return '\n'.join(lines)
 
 
@@ -157,6 +182,23 @@ def rewrite_readme(text, values):
     if not sep or not sep2:
         raise ValueError('README has no figures markers')
     return f'{head}{BEGIN}\n{readme_figures(values)}\n{END}\n{tail}'
+
+
+def mode_keys(values, prefix):
+    """The patch-mode figures of one boot, their keys prefixed."""
+    return {prefix + k: v for k, v in values.items()
+            if k.startswith(MODES)}
+
+
+def mode_table(values):
+    """Side by side: each patch mode on 1 and on 4 harts."""
+    cols = [(f'{m} smp{n}', f'smp{n}_{m}_') for n in (1, 4) for m in MODES]
+    lines = [f"{'instructions':40}" + ''.join(f'{c:>18}' for c, _ in cols),
+             '-' * (40 + 18 * len(cols))]
+    for key, label in MODE_ROWS:
+        lines.append(f'{label:40}' + ''.join(
+            f"{str(values.get(p + key, '-')):>18}" for _, p in cols))
+    return '\n'.join(lines)
 
 
 def main(argv):
@@ -172,9 +214,15 @@ def main(argv):
         sys.exit(__doc__)
     out_path, patchable, none = argv[1:4]
     mcount = argv[4] if len(argv) > 4 else None
-    values = combine(measure(patchable), measure(none),
+    smp1 = measure(patchable)
+    values = combine(smp1, measure(none),
                      measure(mcount) if mcount else None)
+    values = {k: v for k, v in values.items() if not k.startswith(MODES)}
+    values.update(mode_keys(smp1, 'smp1_'))
+    values.update(mode_keys(measure(patchable, smp=4), 'smp4_'))
     print(table(values))
+    print()
+    print(mode_table(values))
     with open(out_path, 'w') as f:
         json.dump(values, f, indent=2, sort_keys=True)
         f.write('\n')

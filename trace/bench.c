@@ -1,12 +1,17 @@
 /*
  * bench.c: the `bench` shell command, what `make bench` runs under
  * `qemu -icount shift=0,sleep=off`, where rdinstret counts executed
- * guest instructions. A per-call cost is the median over 20 batches of
- * 1000 calls of bench_target() (interrupts off, so nothing else is
- * counted) less the same loop with tracing off. Tracers are switched
- * through tracefs exactly as a user's `echo` does, so those costs
- * include everything a user's command costs. Prints `bench: KEY VALUE`
- * lines; scripts/bench.py gathers them into build/bench.json.
+ * guest instructions. A per-call cost is the median over 20 batches of 1000
+ * calls of bench_target() (interrupts off, so nothing else is counted)
+ * less the same loop with tracing off. Tracers are switched through
+ * tracefs exactly as a user's `echo` does, so those costs include
+ * everything a user's command costs. Prints `bench: KEY VALUE` lines.
+ *
+ * The switches are measured in both patch modes (trace/ftrace_live.c)
+ * too, with the longest stop_machine round of each: on more than one
+ * hart, that is how long every other hart was kept from its own work.
+ * Live mode stops no hart. Under -icount rdinstret counts every hart's
+ * instructions, so these figures are the whole machine's.
  */
 #include "kernel.h"
 #include "string.h"
@@ -19,6 +24,7 @@
 #include "trace_targets.h"
 #include "ring_buffer.h"
 #include "patch.h"
+#include "stop_machine.h"
 #include "sched.h"
 #include "smp.h"
 #include "time.h"
@@ -279,6 +285,46 @@ static void bench_patch_insn(struct shell_out *out)
 	report(out, "patch_insn32_insns", median_per_call(v));
 }
 
+/* One mode's switches: its figures, prefixed with its name. */
+static void bench_mode(struct shell_out *out, const char *mode)
+{
+	unsigned long rounds;
+	char key[64];
+	u64 sw, stall;
+
+	if (ftrace_set_patch_mode(mode) ||
+	    sh_echo(TRACING "set_ftrace_filter", false, "bench_target"))
+		return;
+	rounds = stop_machine_rounds();
+	ftrace_take_longest_stop_insns();
+	sw = switch_insns("function");
+	snprintf(key, sizeof(key), "%s_switch_one_insns", mode);
+	report_int(out, key, sw);
+	snprintf(key, sizeof(key), "%s_stop_rounds_per_switch", mode);
+	report_int(out, key, stop_machine_rounds() - rounds);
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "set_ftrace_filter", false, "");
+	sw = switch_insns("function");
+	snprintf(key, sizeof(key), "%s_patch_all_insns_per_site", mode);
+	report(out, key, sw * 100 / ftrace_nr_records());
+	/* On one hart, no other is held. */
+	stall = ftrace_take_longest_stop_insns();
+	snprintf(key, sizeof(key), "%s_longest_stall_insns", mode);
+	report_int(out, key, nr_cpus > 1 ? stall : 0);
+	sh_echo(TRACING "current_tracer", false, "nop");
+	sh_echo(TRACING "trace", false, "");
+}
+
+static void bench_patch_modes(struct shell_out *out)
+{
+	char saved[16];
+
+	strlcpy(saved, ftrace_patch_mode_name(), sizeof(saved));
+	bench_mode(out, "stop_machine");
+	bench_mode(out, "live");
+	ftrace_set_patch_mode(saved);
+}
+
 static volatile bool writers_stop;
 
 static void writer_loop(void *arg)
@@ -376,6 +422,7 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	bench_profile(out, base);
 	bench_stack(out, base);
 	bench_patch_all(out);
+	bench_patch_modes(out);
 	return 0;
 }
 SHELL_COMMAND("bench", cmd_bench,

@@ -59,6 +59,7 @@ static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;
 static u64 init_insns;
+static u64 longest_stop_insns;	/* of an update's stop_machine (bench) */
 
 /* A hash that becomes an ops' filter or notrace hash during the update. */
 struct hash_swap {
@@ -158,7 +159,6 @@ void ftrace_init(void)
 	u64 start = rdinstret();
 
 	ftrace_process_locs();
-	ftrace_patch_mode_init();
 	if (ftrace_dyn_arch_init())
 		panic("ftrace: trampolines do not hold what they should");
 	mutex_lock(&text_mutex);
@@ -167,6 +167,7 @@ void ftrace_init(void)
 	init_insns = rdinstret() - start;
 	printk("ftrace: allocating %lu entries in %lu pages\n", nr_records,
 	       nr_pages);
+	ftrace_patch_mode_init();
 }
 
 static unsigned long rec_lower_bound(unsigned long ip);
@@ -574,6 +575,27 @@ static int __ftrace_modify_code(void *data)
 }
 
 /*
+ * Every other hart is held for as long as the round takes: the stall
+ * live mode has not (bench measures it under -icount).
+ */
+static void ftrace_stop_machine_update(struct ftrace_update *u)
+{
+	u64 start = rdinstret();
+
+	stop_machine(__ftrace_modify_code, u);
+	longest_stop_insns = max(longest_stop_insns, rdinstret() - start);
+}
+
+/* The longest stop_machine update since the last call. */
+u64 ftrace_take_longest_stop_insns(void)
+{
+	u64 longest = longest_stop_insns;
+
+	longest_stop_insns = 0;
+	return longest;
+}
+
+/*
  * Under text_mutex, with every other hart stopped or, in live mode,
  * running on. A stop_machine round also waits out every CPU still
  * inside a callback, which is what unregister_ftrace_function promises,
@@ -587,7 +609,7 @@ static void ftrace_run_update_code(struct ftrace_update *u)
 	if (live)
 		ftrace_modify_all_code(u);
 	else
-		stop_machine(__ftrace_modify_code, u);
+		ftrace_stop_machine_update(u);
 	ftrace_arch_code_modify_post_process();
 	mutex_unlock(&text_mutex);
 	if (live)

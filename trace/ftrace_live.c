@@ -70,15 +70,10 @@
 #define STEP_MAX_WRITES	(ftrace_nr_records() + 4)
 
 static const char *const mode_names[] = { "stop_machine", "live" };
-static bool patch_live;
+bool ftrace_live_patching;
 static unsigned long live_steps;
-static unsigned long *step_ips;		/* what the step in progress wrote */
+static unsigned long *step_ips;	/* what the step in progress wrote */
 static unsigned long nr_step_ips;
-
-bool ftrace_patch_live(void)
-{
-	return READ_ONCE(patch_live);
-}
 
 unsigned long ftrace_live_steps(void)
 {
@@ -98,7 +93,7 @@ static int set_patch_mode(const char *name)
 		return -EINVAL;
 	if (live && !step_ips)
 		return -ENOMEM;
-	WRITE_ONCE(patch_live, live);
+	WRITE_ONCE(ftrace_live_patching, live);
 	return 0;
 }
 
@@ -174,10 +169,10 @@ void ftrace_live_step_begin(void)
 	nr_step_ips = 0;
 }
 
-/* The arch's ftrace_modify_code, before it stores a word at ip. */
+/* The arch's ftrace_modify_code, in live mode, before it stores at ip. */
 void ftrace_live_written(unsigned long ip)
 {
-	if (ftrace_patch_live() && !WARN_ON(nr_step_ips >= STEP_MAX_WRITES))
+	if (!WARN_ON(nr_step_ips >= STEP_MAX_WRITES))
 		step_ips[nr_step_ips++] = ip;
 }
 

@@ -2,7 +2,7 @@
  * ftrace_live_test.c: the order of ftrace_modify_all_code's steps,
  * tested where it matters, with harts running through the updates.
  * Every other hart calls three traced functions in a tight loop while
- * one hart registers, unregisters and refilters two ops thousands of
+ * one hart registers, unregisters and refilters three ops a thousand
  * times. Each callback checks, as it runs, that it was handed its own
  * ops and that its ip is one its ops' filter holds (during an update:
  * the old filter or the new one); after an unregister returns, the ops'
@@ -26,9 +26,14 @@
 #include "trace_targets.h"
 #include "time.h"
 
-#define LIVE_CYCLES	125	/* of 8 updates each */
-#define STOP_CYCLES	25	/* stop_machine rounds take longer */
-#define CALLBACK_SPIN	50	/* widens the window an unregister must wait out */
+#define LIVE_CYCLES	100	/* of 10 updates each */
+#define STOP_CYCLES	20	/* stop_machine rounds take longer */
+/*
+ * Loops a callback spins, to widen the window an unregister must wait
+ * out: z's is longer than its unregister takes when no site changes.
+ */
+#define CALLBACK_SPIN	50
+#define SLOW_CALLBACK_SPIN	5000
 #define NR_TARGETS	3
 
 #define T1	(1U << 0)
@@ -45,7 +50,7 @@ struct order_ops {
 };
 
 struct order_test {
-	struct order_ops x, y;
+	struct order_ops x, y, z;
 	unsigned long wrong_ip, wrong_op, after_unregister, via_list;
 	unsigned long updates, calls_during_updates;
 	bool updating;
@@ -61,12 +66,23 @@ static long (*const targets[NR_TARGETS])(long) = {
 	ftrace_test_target1, ftrace_test_target2, ftrace_test_target3,
 };
 
+/* Each target's site: its entry, or its call of _mcount (-pg). */
+static unsigned long sites[NR_TARGETS];
+
+static void find_sites(void)
+{
+	int i;
+
+	for (i = 0; i < NR_TARGETS; i++)
+		sites[i] = ftrace_location((unsigned long)targets[i]);
+}
+
 static unsigned int target_bit(unsigned long ip)
 {
 	int i;
 
 	for (i = 0; i < NR_TARGETS; i++)
-		if (ip == (unsigned long)targets[i])
+		if (ip == sites[i])
 			return 1U << i;
 	return 0;
 }
@@ -84,7 +100,7 @@ static bool called_by_list_func(void)
 }
 
 static void check_callback(struct order_ops *o, unsigned long ip,
-			   struct ftrace_ops *op)
+			   struct ftrace_ops *op, int spins)
 {
 	volatile int spin;
 
@@ -98,7 +114,7 @@ static void check_callback(struct order_ops *o, unsigned long ip,
 	if (READ_ONCE(ot.alone) == o && called_by_list_func())
 		count(&ot.via_list);
 	count(&o->calls);
-	for (spin = 0; spin < CALLBACK_SPIN; spin++)
+	for (spin = 0; spin < spins; spin++)
 		;
 	__atomic_fetch_sub(&o->inside, 1, __ATOMIC_SEQ_CST);
 }
@@ -107,14 +123,21 @@ static void x_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip, (void)fregs;
-	check_callback(&ot.x, ip, op);
+	check_callback(&ot.x, ip, op, CALLBACK_SPIN);
 }
 
 static void y_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip, (void)fregs;
-	check_callback(&ot.y, ip, op);
+	check_callback(&ot.y, ip, op, CALLBACK_SPIN);
+}
+
+static void z_callback(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)parent_ip, (void)fregs;
+	check_callback(&ot.z, ip, op, SLOW_CALLBACK_SPIN);
 }
 
 static void set_allowed(struct order_ops *o, unsigned int targets)
@@ -128,14 +151,23 @@ static void begin_update(void)
 	WRITE_ONCE(ot.updating, true);
 }
 
+static struct order_ops *only_registered(void)
+{
+	struct order_ops *all[] = { &ot.x, &ot.y, &ot.z }, *alone = NULL;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i]->registered) {
+			alone = all[i];
+			n++;
+		}
+	return n == 1 ? alone : NULL;
+}
+
 static void end_update(void)
 {
-	struct order_ops *alone = NULL;
-
-	if (ot.x.registered != ot.y.registered)
-		alone = ot.x.registered ? &ot.x : &ot.y;
 	WRITE_ONCE(ot.updating, false);
-	WRITE_ONCE(ot.alone, alone);
+	WRITE_ONCE(ot.alone, only_registered());
 	ot.updates++;
 }
 
@@ -147,7 +179,7 @@ static int set_filter(struct order_ops *o, unsigned int set)
 
 	for (i = 0; i < NR_TARGETS && !ret; i++)
 		if (set & (1U << i))
-			ret = ftrace_hash_add(hash, (unsigned long)targets[i]);
+			ret = ftrace_hash_add(hash, sites[i]);
 	if (ret) {
 		free_ftrace_hash(hash);
 		return ret;
@@ -205,6 +237,8 @@ static int one_cycle(void)
 	int ret = start(&ot.y);		/* x's callback -> list */
 
 	ret = ret ?: refilter(&ot.x, T1 | T3);	/* the list stays */
+	ret = ret ?: start(&ot.z);	/* the list stays */
+	ret = ret ?: stop(&ot.z);	/* the list stays */
 	ret = ret ?: stop(&ot.y);	/* list -> x's callback */
 	ret = ret ?: refilter(&ot.x, T1);	/* x's, list, x's again */
 	ret = ret ?: stop(&ot.x);	/* x's callback -> stub */
@@ -278,7 +312,8 @@ static void print_counts(u64 ns)
 		       "during updates), %lu violations: ip %lu, ops %lu, "
 		       "after unregister %lu, list function alone %lu\n",
 		       ftrace_patch_mode_name(), ot.updates,
-		       ns / (NSEC_PER_SEC / 1000), ot.x.calls + ot.y.calls,
+		       ns / (NSEC_PER_SEC / 1000),
+		       ot.x.calls + ot.y.calls + ot.z.calls,
 		       ot.calls_during_updates, ot.wrong_ip + ot.wrong_op +
 		       ot.after_unregister + ot.via_list, ot.wrong_ip,
 		       ot.wrong_op, ot.after_unregister, ot.via_list);
@@ -308,8 +343,10 @@ static void modify_all_code_order(struct kunit *t)
 		KUNIT_SKIP(t, "-pg sites cannot be patched live: "
 			      "ftrace/patch_storm covers stop_machine");
 	memset(&ot, 0, sizeof(ot));
+	find_sites();
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1), 0);
 	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2), 0);
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.z, z_callback, "live_z", T3), 0);
 	start_callers();
 	start = ktime_get_ns();
 	run_switcher(t);
@@ -317,17 +354,40 @@ static void modify_all_code_order(struct kunit *t)
 	stop_callers();
 	ftrace_free_ops_hashes(&ot.x.ops);
 	ftrace_free_ops_hashes(&ot.y.ops);
+	ftrace_free_ops_hashes(&ot.z.ops);
 	print_counts(start);
 	KUNIT_EXPECT_EQ(t, switcher_ret, 0);
 	KUNIT_EXPECT_EQ(t, ot.wrong_ip, 0);
 	KUNIT_EXPECT_EQ(t, ot.wrong_op, 0);
 	KUNIT_EXPECT_EQ(t, ot.after_unregister, 0);
 	KUNIT_EXPECT_EQ(t, ot.via_list, 0);
-	KUNIT_EXPECT_TRUE(t, ot.x.calls > 0 && ot.y.calls > 0);
+	KUNIT_EXPECT_TRUE(t, ot.x.calls > 0 && ot.y.calls > 0 &&
+			     ot.z.calls > 0);
 	/* The point of live mode: the others trace on through updates. */
 	if (ftrace_patch_live())
 		KUNIT_EXPECT_TRUE(t, ot.calls_during_updates > 0);
 }
 
+/*
+ * The modes' names, as /proc/sys/kernel/ftrace_patch_mode takes them;
+ * the -pg build refuses live (its sites are 2-byte aligned).
+ */
+static void patch_mode_names(struct kunit *t)
+{
+	char saved[16];
+
+	strlcpy(saved, ftrace_patch_mode_name(), sizeof(saved));
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("stop_machine"), 0);
+	KUNIT_EXPECT_STREQ(t, ftrace_patch_mode_name(), "stop_machine");
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("live"),
+			FTRACE_LIVE_PATCHING ? 0 : -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_patch_live(), FTRACE_LIVE_PATCHING);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode("Live"), -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(""), -EINVAL);
+	KUNIT_EXPECT_EQ(t, ftrace_patch_live(), FTRACE_LIVE_PATCHING);
+	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(saved), 0);
+}
+
 SELFTEST_SUITE(ftrace_live,
+	KUNIT_CASE(patch_mode_names),
 	KUNIT_CASE(modify_all_code_order));

@@ -1120,7 +1120,7 @@ static void unregister_waits_beside_others(struct kunit *t)
 
 static const struct {
 	const char *glob;
-	unsigned int targets;		/* bit i: ftrace_test_target(i + 1) */
+	unsigned int targets;	/* bit i: ftrace_test_target(i + 1) */
 } storm_filters[] = {
 	{ "ftrace_test_target1", 1 << 0 }, { "ftrace_test_target2", 1 << 1 },
 	{ "ftrace_test_target3", 1 << 2 },

@@ -23,14 +23,16 @@
  *                   there with ra, sp and a0-a7 as the caller left them
  *
  * Enabling and disabling change that one aligned 4-byte instruction
- * with a single store (patch_insn32), inside stop_machine: every other
- * CPU waits with interrupts off, outside any trampoline (they run with
- * preemption off), and executes fence.i before it resumes. A CPU thus
- * fetches the whole old instruction or the whole new one, and a call
- * that began before the switch finishes in the body it began in. The
- * stop_machine round of unregister_ftrace_function also waits out any
- * CPU inside the handler (none can stop there, preemption being off):
- * once klp_disable_patch returns, no CPU is about to jump to the new
+ * with a single store (patch_insn32). Under stop_machine every other
+ * CPU waits with interrupts off meanwhile, outside any trampoline (they
+ * run with preemption off). In live mode (trace/ftrace_live.c) they run
+ * on, and fetch the whole old instruction or the whole new one, which
+ * is one naturally aligned word (Ziccif). Either way each executes
+ * fence.i before the update goes on, and a call that began before the
+ * switch finishes in the body it began in. The update's stop_machine
+ * round, or its closing synchronize_rcu, also waits out any CPU inside
+ * the handler (none can stop there, preemption being off): once
+ * klp_disable_patch returns, no CPU is about to jump to the new
  * function, and the ops can be freed.
  */
 #include "kernel.h"

@@ -14,6 +14,8 @@
 #include "kallsyms.h"
 #include "printk.h"
 #include "stop_machine.h"
+#include "trace_clock.h"
+#include "time.h"
 #include "asm/insn.h"
 #include "printf.h"
 
@@ -125,17 +127,20 @@ static void insn_text(u32 insn, unsigned long ip, char *buf, size_t size)
 
 /*
  * Runs inside stop_machine, or a live step with preemption off: the
- * console is polled, so it can print.
+ * console is polled, so it can print. A live step's time is the trace
+ * clock's, to set against the other harts' events in the trace.
  */
 static void log_patch(unsigned long ip, u32 old, u32 new)
 {
+	u64 ns = trace_clock_ticks_to_ns(trace_clock_local_ticks());
 	char a[96], b[96];
 
 	insn_text(old, ip, a, sizeof(a));
 	insn_text(new, ip, b, sizeof(b));
 	if (ftrace_patch_live())
-		console_printf("ftrace_debug: live step %lu cpu %d %pS: %08x "
-			       "%s -> %08x %s\n", ftrace_live_steps(),
+		console_printf("ftrace_debug: %llu.%06llu live step %lu cpu %d "
+			       "%pS: %08x %s -> %08x %s\n", ns / NSEC_PER_SEC,
+			       ns % NSEC_PER_SEC / 1000, ftrace_live_steps(),
 			       smp_processor_id(), (void *)ip, old, a, new, b);
 	else
 		console_printf("ftrace_debug: round %lu %pS: %08x %s -> %08x "

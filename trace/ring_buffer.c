@@ -39,7 +39,7 @@
 #include "smp.h"
 #include "sched.h"
 #include "spinlock.h"
-#include "stop_machine.h"
+#include "rcu.h"
 #include "trace_clock.h"
 #include "ring_buffer.h"
 #include "asm/csr.h"
@@ -977,11 +977,15 @@ static void rb_reset_cpu(struct ring_buffer_per_cpu *cpu_buffer)
 	WRITE_ONCE(cpu_buffer->reader_pos, rp_make(num, 0, 0));
 }
 
-/* Under reader_lock: stop the writers, wait until none is reserving. */
+/*
+ * Under reader_lock: stop the writers and wait until none is inside a
+ * reservation. They write with preemption off, so a grace period does,
+ * as in Linux, and no CPU is stopped for it.
+ */
 static void rb_stop_writers(struct trace_buffer *buffer)
 {
 	ring_buffer_record_disable(buffer);
-	synchronize_sched();
+	synchronize_rcu();
 }
 
 static void rb_start_writers(struct trace_buffer *buffer)

@@ -5,7 +5,8 @@ spins waiting for another keeps that thread for its whole slice while
 the other cannot run. The boot hart waiting for a secondary, and every
 stage of a stop_machine round, did: the boot never reached the prompt.
 A switch of tracer must cost about what it costs on one hart, not the
-tens of millions of instructions of spun-out slices.
+tens of millions of instructions of spun-out slices. And in live mode
+(trace/ftrace_live.c) no switch may stop the other harts at all.
 """
 
 import harness
@@ -30,3 +31,6 @@ def test_bench_finishes_and_switches_cheaply(k):
     switch = values['switch_one_insns']
     assert switch < SWITCH_LIMIT, \
         f'echo function > current_tracer took {switch:.0f} instructions'
+    assert values['stop_machine_longest_stall_insns'] > 0, values
+    assert values['live_stop_rounds_per_switch'] == 0, values
+    assert values['live_longest_stall_insns'] == 0, values

@@ -54,7 +54,8 @@ static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
 		ftrace_patch_hook(ip, old, new);
 	if (ip & 3)
 		return patch_insn_write((void *)ip, &new, sizeof(new));
-	ftrace_live_written(ip);
+	if (ftrace_patch_live())
+		ftrace_live_written(ip);
 	return patch_insn32((void *)ip, new);
 }
 

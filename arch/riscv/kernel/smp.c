@@ -19,11 +19,12 @@ struct cpu cpus[NR_CPUS];
 int nr_cpus = 1;
 static DEFINE_SPINLOCK(call_lock);
 
-/* on_each_cpu's call, one at a time (each_lock), and who has run it. */
+/* on_each_cpu's call, one at a time (each_lock): who runs it, who did. */
 static DEFINE_SPINLOCK(each_lock);
 static void (*each_fn)(void *);
 static void *each_data;
-static int each_done, each_others, each_caller;
+static unsigned long each_wanted, each_done;	/* CPU masks */
+static int each_caller;
 
 extern char secondary_entry[];
 void cpu_idle(void) __noreturn;
@@ -76,7 +77,9 @@ void handle_ipi(void)
 	}
 	if (pending & (1UL << IPI_CALL_EACH)) {
 		each_fn(each_data);
-		if (__atomic_add_fetch(&each_done, 1, __ATOMIC_RELEASE) == each_others)
+		/* The last to answer wakes the caller from its wfi. */
+		if (__atomic_or_fetch(&each_done, 1UL << c->id,
+				      __ATOMIC_RELEASE) == each_wanted)
 			sbi_send_ipi(1UL << cpus[each_caller].hartid, 0);
 	}
 }
@@ -163,14 +166,34 @@ void smp_call_function_many(void (*fn)(void *), void *data)
 			smp_call_function_single(i, fn, data);
 }
 
-static void report_late_each(int waiting_for, struct stall_watch *w)
+static void report_late_each(struct stall_watch *w)
 {
+	unsigned long late = each_wanted & ~READ_ONCE(each_done);
 	u64 ms = stall_watch_ms(w);
+	int cpu;
 
-	if (ms)
-		pr_err("smp: %d CPU(s) have not run a call on each CPU from "
-		       "CPU %d after %llu ms\n", waiting_for,
-		       smp_processor_id(), ms);
+	if (!ms)
+		return;
+	for_each_online_cpu(cpu)
+		if (late & (1UL << cpu))
+			pr_err("smp: CPU %d (hart %lu) has not run a call on "
+			       "each CPU from CPU %d after %llu ms\n", cpu,
+			       cpus[cpu].hartid, each_caller, ms);
+}
+
+/* Sleep until the last CPU answers; interrupts off so none is missed. */
+static void wait_for_each(void)
+{
+	struct stall_watch w = { 0, 0 };
+
+	while (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) != each_wanted) {
+		report_late_each(&w);
+		local_irq_disable();
+		if (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) !=
+		    each_wanted)
+			wfi();
+		local_irq_enable();
+	}
 }
 
 /*
@@ -180,32 +203,22 @@ static void report_late_each(int waiting_for, struct stall_watch *w)
  */
 void on_each_cpu(void (*fn)(void *), void *data)
 {
-	struct stall_watch w = { 0, 0 };
-	int cpu, others = 0, done;
+	int cpu;
 
 	spin_lock(&each_lock);
 	each_fn = fn;
 	each_data = data;
-	__atomic_store_n(&each_done, 0, __ATOMIC_SEQ_CST);
 	each_caller = smp_processor_id();
-	each_others = 0;
+	each_wanted = 0;
 	for_each_online_cpu(cpu)
-		each_others += cpu != each_caller;
-	for_each_online_cpu(cpu) {
-		if (cpu != smp_processor_id()) {
+		if (cpu != each_caller)
+			each_wanted |= 1UL << cpu;
+	__atomic_store_n(&each_done, 0, __ATOMIC_SEQ_CST);
+	for_each_online_cpu(cpu)
+		if (cpu != each_caller)
 			smp_send_ipi(cpu, IPI_CALL_EACH);
-			others++;
-		}
-	}
 	fn(data);
-	while ((done = __atomic_load_n(&each_done, __ATOMIC_ACQUIRE)) <
-	       others) {
-		report_late_each(others - done, &w);
-		local_irq_disable();
-		if (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) < others)
-			wfi();
-		local_irq_enable();
-	}
+	wait_for_each();
 	spin_unlock(&each_lock);
 }
 
