@@ -84,24 +84,43 @@ static bool compatible_with(const struct node *n, const char *want)
 	return false;
 }
 
+/*
+ * A name is compared only with the wanted names of its first letter:
+ * boot spent a tenth of its instructions comparing each with all.
+ */
 static void prop(struct node *n, const char *name, const void *val, u32 len)
 {
-	if (!strcmp(name, "compatible") && is_string(val, len)) {
-		n->compatible = val;
-		n->compat_len = len;
-	} else if (!strcmp(name, "device_type") && is_string(val, len)) {
-		n->device_type = val;
-	} else if (!strcmp(name, "reg")) {
-		n->reg = val;
-		n->reg_len = len;
-	} else if (!strcmp(name, "interrupts") && len >= 4) {
-		n->irq = be32(val);
-	} else if (!strcmp(name, "status") && is_string(val, len)) {
-		n->disabled = strcmp(val, "okay") && strcmp(val, "ok");
-	} else if (!strcmp(name, "#address-cells") && len == 4) {
-		n->addr_cells = be32(val);
-	} else if (!strcmp(name, "#size-cells") && len == 4) {
-		n->size_cells = be32(val);
+	switch (name[0]) {
+	case 'c':
+		if (!strcmp(name, "compatible") && is_string(val, len)) {
+			n->compatible = val;
+			n->compat_len = len;
+		}
+		break;
+	case 'd':
+		if (!strcmp(name, "device_type") && is_string(val, len))
+			n->device_type = val;
+		break;
+	case 'r':
+		if (!strcmp(name, "reg")) {
+			n->reg = val;
+			n->reg_len = len;
+		}
+		break;
+	case 'i':
+		if (!strcmp(name, "interrupts") && len >= 4)
+			n->irq = be32(val);
+		break;
+	case 's':
+		if (!strcmp(name, "status") && is_string(val, len))
+			n->disabled = strcmp(val, "okay") && strcmp(val, "ok");
+		break;
+	case '#':
+		if (!strcmp(name, "#address-cells") && len == 4)
+			n->addr_cells = be32(val);
+		else if (!strcmp(name, "#size-cells") && len == 4)
+			n->size_cells = be32(val);
+		break;
 	}
 }
 
@@ -190,7 +209,7 @@ static int property(struct cursor *c, struct node *stack, int depth,
 	if (depth == 2 && !strcmp(stack[2].name, "chosen") &&
 	    !strcmp(name, "bootargs") && is_string(val, len))
 		strlcpy(bi->bootargs, (const char *)val, sizeof(bi->bootargs));
-	if (!strcmp(name, "timebase-frequency") && len == 4)
+	if (name[0] == 't' && !strcmp(name, "timebase-frequency") && len == 4)
 		bi->timebase = be32(val);
 	return 0;
 }

@@ -1026,16 +1026,23 @@ static void rb_free_slots(struct buffer_page *pages, unsigned long n)
 	kfree(pages);
 }
 
-/* A ring of n slots, each with a fresh data page. */
+/*
+ * A ring of n slots, each with a fresh data page: one run of pages
+ * when there is one (a tenth of boot's instructions went to taking
+ * them one by one), each freed alone later all the same.
+ */
 static struct buffer_page *rb_alloc_slots(unsigned long n)
 {
 	struct buffer_page *pages = kzalloc(n * sizeof(*pages));
+	char *run;
 	unsigned long i;
 
 	if (!pages)
 		return NULL;
+	run = alloc_pages(n);
 	for (i = 0; i < n; i++) {
-		pages[i].page = alloc_page();
+		pages[i].page = run ? (void *)(run + i * PAGE_SIZE) :
+				      alloc_page();
 		if (!pages[i].page) {
 			rb_free_slots(pages, i);
 			return NULL;
