@@ -29,22 +29,22 @@ static struct fgraph_ops *graph_ops_current;
 static unsigned long unbalanced;
 /*
  * calltime and rettime: the trace's clock, so durations are in its
- * units. NULL is the default, the time CSR, read inline.
+ * units, read inline (local, the time CSR, by default).
  */
-static u64 (*graph_clock)(void);
+static enum trace_clock_id graph_clock_id;
 
 static inline u64 fgraph_clock(void)
 {
-	u64 (*clock)(void) = READ_ONCE(graph_clock);
+	enum trace_clock_id id = READ_ONCE(graph_clock_id);
 
-	return likely(!clock) ? rdtime() : clock();
+	return likely(id == TRACE_CLOCK_LOCAL) ? rdtime() :
+						 trace_clock_read(id);
 }
 
+/* One of trace_clock's clocks (tracing_set_clock's). */
 void ftrace_graph_set_clock(u64 (*clock)(void))
 {
-	if (clock == trace_clock_local_ticks)
-		clock = NULL;
-	WRITE_ONCE(graph_clock, clock);
+	WRITE_ONCE(graph_clock_id, trace_clock_id_of(clock));
 }
 
 /*

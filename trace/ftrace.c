@@ -52,7 +52,7 @@ int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
-static ftrace_func_t saved_ftrace_func = ftrace_stub;
+ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;

@@ -43,6 +43,7 @@
 #include "trace_clock.h"
 #include "ring_buffer.h"
 #include "asm/csr.h"
+#include "asm/asm-offsets.h"
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define RB_EVNT_HDR_SIZE	4
@@ -79,12 +80,15 @@ struct rb_cursor {
 };
 
 struct ring_buffer_per_cpu {
-	/* The writer's (this CPU). */
+	/*
+	 * The writer's (this CPU). The trampolines' fast paths write events
+	 * too: see asm/asm-offsets.h for what they read.
+	 */
 	struct buffer_page *tail_page;
 	unsigned long committing;	/* open reservations, nested */
 	u64 write_stamp;		/* time of the last event reserved */
-	bool time_csr_clock;		/* the clock is rdtime: read it inline */
 	struct buffer_page *commit_page;
+	u8 clock_id;			/* enum trace_clock_id, read inline */
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
 	unsigned long dropped_events;
@@ -115,6 +119,21 @@ struct trace_buffer {
 
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,
 	       "ring_buffer_recording reads the first word");
+_Static_assert(offsetof(struct trace_buffer, buffers) == RB_BUFFERS &&
+	       offsetof(struct ring_buffer_per_cpu, tail_page) == RB_TAIL_PAGE &&
+	       offsetof(struct ring_buffer_per_cpu, committing) ==
+	       RB_COMMITTING &&
+	       offsetof(struct ring_buffer_per_cpu, write_stamp) ==
+	       RB_WRITE_STAMP &&
+	       offsetof(struct ring_buffer_per_cpu, commit_page) ==
+	       RB_COMMIT_PAGE &&
+	       offsetof(struct buffer_page, write) == BPAGE_WRITE &&
+	       offsetof(struct buffer_page, entries) == BPAGE_ENTRIES &&
+	       offsetof(struct buffer_page, end) == BPAGE_END &&
+	       offsetof(struct buffer_page, page) == BPAGE_PAGE &&
+	       offsetof(struct buffer_data_page, commit) == DPAGE_COMMIT &&
+	       offsetof(struct buffer_data_page, data) == DPAGE_DATA,
+	       "asm-offsets: the trampolines' event writers");
 
 struct ring_buffer_iter {
 	struct ring_buffer_per_cpu *cpu_buffer;
@@ -291,6 +310,18 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 	return rb_advance_tail(cpu_buffer) ? RB_RETRY : NULL;
 }
 
+/* One of trace_clock's, inline, or any other clock, called. */
+static __always_inline u64 rb_clock(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	enum trace_clock_id id = cpu_buffer->clock_id;
+
+	if (likely(id == TRACE_CLOCK_LOCAL))
+		return rdtime();
+	if (id < TRACE_CLOCK_NR)
+		return trace_clock_read(id);
+	return cpu_buffer->buffer->clock();
+}
+
 /*
  * Reserve length bytes on the tail page; interrupts are off. Masking
  * them for the instructions that read the clock and claim the bytes
@@ -306,7 +337,7 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 {
 	struct buffer_page *tail_page = cpu_buffer->tail_page;
 	unsigned long w = tail_page->write, length = rb_event_size(data_len);
-	u64 ts = cpu_buffer->buffer->clock();
+	u64 ts = rb_clock(cpu_buffer);
 	u64 delta = ts - cpu_buffer->write_stamp;
 	int stamp = 0;
 
@@ -341,23 +372,25 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 }
 
 /*
- * The common case of __rb_reserve_next with nothing to call: the local
- * clock (one rdtime), a small event that fits the page, not the first
- * on it, within a delta of the last. NULL sends it the long way.
+ * The common case of __rb_reserve_next with nothing to call: one of
+ * trace_clock's clocks (inline), a small event that fits the page, not
+ * the first on it, within a delta of the last. NULL sends it the long
+ * way (which also ends a page that end says is full).
  */
 static inline __attribute__((always_inline)) struct ring_buffer_event *
 rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 {
 	struct buffer_page *tail_page = cpu_buffer->tail_page;
 	unsigned long w = tail_page->write, size = ALIGN_UP(length, 4);
+	enum trace_clock_id clock_id = cpu_buffer->clock_id;
 	u64 ts, delta;
 	u32 *header;
 
-	if (unlikely(!cpu_buffer->time_csr_clock ||
-		     !w || size > RB_MAX_SMALL_DATA ||
-		     w + size + RB_EVNT_HDR_SIZE > BUF_PAGE_SIZE))
+	if (unlikely(clock_id >= TRACE_CLOCK_NR || !w ||
+		     size > RB_MAX_SMALL_DATA ||
+		     w + size + RB_EVNT_HDR_SIZE > tail_page->end))
 		return NULL;
-	ts = rdtime();
+	ts = trace_clock_read(clock_id);
 	delta = ts - cpu_buffer->write_stamp;
 	if (unlikely(delta > TS_MASK))
 		return NULL;
@@ -522,6 +555,33 @@ int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 	if (likely(rb_write_small(buffer, length, data)))
 		return 0;
 	return rb_write_slow(buffer, length, data);
+}
+
+/*
+ * The same for the tracers' fixed-size events, their words passed in
+ * registers: no staging on the stack, no copy loop. A function event,
+ * the call and the loop of `bench` included:
+ * bench: rb_write3_insns_per_event 39
+ */
+__attribute__((optimize("omit-frame-pointer")))
+int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
+{
+	const u32 data[] = { w0, w1, w2 };
+
+	if (likely(rb_write_small(buffer, sizeof(data), data)))
+		return 0;
+	return rb_write_slow(buffer, sizeof(data), data);
+}
+
+__attribute__((optimize("omit-frame-pointer")))
+int ring_buffer_write5(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2,
+		       u32 w3, u32 w4)
+{
+	const u32 data[] = { w0, w1, w2, w3, w4 };
+
+	if (likely(rb_write_small(buffer, sizeof(data), data)))
+		return 0;
+	return rb_write_slow(buffer, sizeof(data), data);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -941,8 +1001,8 @@ void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 
 	buffer->clock = clock;
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
-		WRITE_ONCE(buffer->buffers[cpu]->time_csr_clock,
-			   clock == trace_clock_local_ticks);
+		WRITE_ONCE(buffer->buffers[cpu]->clock_id,
+			   trace_clock_id_of(clock));
 }
 
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer)
@@ -1070,7 +1130,7 @@ static struct ring_buffer_per_cpu *rb_allocate_cpu_buffer(struct trace_buffer *b
 	cpu_buffer->nr_pages = nr_pages;
 	cpu_buffer->buffer = buffer;
 	cpu_buffer->cpu = cpu;
-	cpu_buffer->time_csr_clock = true;	/* local is the default */
+	cpu_buffer->clock_id = TRACE_CLOCK_LOCAL;	/* the default */
 	cpu_buffer->tail_num = (u64)-1;
 	rb_reset_cpu(cpu_buffer);
 	return cpu_buffer;

@@ -138,20 +138,18 @@ static inline bool ftrace_graph_notrace_addr(unsigned long addr)
 
 /* ---- recording ------------------------------------------------------- */
 
-/* Record the entry, or with tracing_thresh only hook the return. */
+/*
+ * Record the entry (struct ftrace_graph_ent_entry), or with
+ * tracing_thresh only hook the return.
+ */
 static __always_inline int graph_entry_record(struct trace_array *tr,
 					      struct ftrace_graph_ent *trace)
 {
-	struct ftrace_graph_ent_entry entry;
-
 	if (tracing_thresh)
 		return 1;		/* only returns are recorded */
-	entry = (struct ftrace_graph_ent_entry){
-		.ent.ctx = tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
-		.func = trace->func,
-		.depth = trace->depth,
-	};
-	return !ring_buffer_write(tr->buffer, sizeof(entry), &entry);
+	return !ring_buffer_write3(tr->buffer,
+				   tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
+				   trace->func, trace->depth);
 }
 
 /* The filters, in Linux's order (set_ftrace_pid before the graph ones). */
@@ -217,14 +215,13 @@ graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 static __always_inline void graph_record_return(struct task *t,
 						struct ftrace_graph_ret *trace)
 {
-	struct ftrace_graph_ret_entry entry = {
-		.ent.ctx = __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
-		.func = trace->func,
-		.depth = trace->depth,
-		.duration = trace->rettime - trace->calltime,
-	};
+	u64 duration = trace->rettime - trace->calltime;
 
-	ring_buffer_write(graph_array->buffer, sizeof(entry), &entry);
+	/* struct ftrace_graph_ret_entry, its duration low word first */
+	ring_buffer_write5(graph_array->buffer,
+			   __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
+			   trace->func, trace->depth, (u32)duration,
+			   duration >> 32);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */

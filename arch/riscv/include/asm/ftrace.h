@@ -79,6 +79,15 @@ extern void return_to_handler(void);
 #endif
 
 #ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+/*
+ * ftrace_ops.fast_path: ftrace_caller's paths for one ops that write
+ * what its callback would with no registers saved (mcount-dyn.S).
+ */
+#define HAVE_FTRACE_FAST_PATH
+extern char ftrace_function_fast_local[], ftrace_function_fast_global[];
+extern char ftrace_function_fast_counter[], ftrace_function_fast_instret[];
+extern char ftrace_stack_fast[];
+
 extern char ftrace_regs_caller[], ftrace_regs_call[];
 extern char ftrace_graph_regs_call[];
 extern void ftrace_graph_regs_caller(void);
