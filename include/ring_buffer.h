@@ -90,6 +90,8 @@ void ring_buffer_record_enable(struct trace_buffer *buffer);
 void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on);
 
 void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void));
+/* A CPU's writer state, where the trampolines' fast paths write. */
+void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu);
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer);
 void ring_buffer_reset(struct trace_buffer *buffer);
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu);

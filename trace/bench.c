@@ -216,15 +216,16 @@ static u64 median_per_call(u64 *v)
 
 /*
  * The ring buffer alone, on a buffer of its own: a function event's 12
- * bytes written whole, then reserved, filled and committed. Per event,
- * the call and the loop included; each batch starts on an empty buffer.
+ * bytes written whole, from memory and from registers, then reserved,
+ * filled and committed. Per event, the call and the loop included;
+ * each batch starts on an empty buffer.
  */
 static void bench_ring_buffer(struct shell_out *out)
 {
 	struct trace_buffer *buffer = ring_buffer_alloc(8 * PAGE_SIZE, nr_cpus);
 	u32 data[3] = { 0, 0, 0 };
 	struct ring_buffer_event *event;
-	u64 write[BATCHES], reserve[BATCHES], start;
+	u64 write[BATCHES], write3[BATCHES], reserve[BATCHES], start;
 	unsigned long flags;
 	int b, i;
 
@@ -239,6 +240,11 @@ static void bench_ring_buffer(struct shell_out *out)
 		write[b] = rdinstret() - start;
 		ring_buffer_reset(buffer);
 		start = rdinstret();
+		for (i = 0; i < BATCH; i++)
+			ring_buffer_write3(buffer, i, i, i);
+		write3[b] = rdinstret() - start;
+		ring_buffer_reset(buffer);
+		start = rdinstret();
 		for (i = 0; i < BATCH; i++) {
 			event = ring_buffer_lock_reserve(buffer, sizeof(data));
 			memcpy(ring_buffer_event_data(event), data,
@@ -250,6 +256,7 @@ static void bench_ring_buffer(struct shell_out *out)
 	}
 	ring_buffer_free(buffer);
 	report(out, "rb_write_insns_per_event", median_per_call(write));
+	report(out, "rb_write3_insns_per_event", median_per_call(write3));
 	report(out, "rb_reserve_commit_insns_per_event",
 	       median_per_call(reserve));
 }

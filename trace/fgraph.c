@@ -21,6 +21,24 @@
 #include "trace_clock.h"
 #include "shell.h"
 #include "asm/csr.h"
+#include "asm/asm-offsets.h"
+
+_Static_assert(offsetof(struct task, ret_stack) == TASK_RET_STACK &&
+	       offsetof(struct task, curr_ret_stack) == TASK_CURR_RET_STACK &&
+	       offsetof(struct task, curr_ret_depth) == TASK_CURR_RET_DEPTH &&
+	       offsetof(struct task, tracing_graph_pause) ==
+	       TASK_GRAPH_PAUSE &&
+	       offsetof(struct task, trace_recursion) ==
+	       TASK_TRACE_RECURSION &&
+	       offsetof(struct ftrace_ret_stack, ret) == RS_RET &&
+	       offsetof(struct ftrace_ret_stack, func) == RS_FUNC &&
+	       offsetof(struct ftrace_ret_stack, calltime) == RS_CALLTIME &&
+	       offsetof(struct ftrace_ret_stack, fp) == RS_FP &&
+	       offsetof(struct ftrace_ret_stack, retp) == RS_RETP &&
+	       sizeof(struct ftrace_ret_stack) == 40 &&
+	       FTRACE_RETFUNC_DEPTH == FAST_RETFUNC_DEPTH &&
+	       offsetof(struct cpu, trace_buffer) == CPU_TRACE_BUFFER,
+	       "asm-offsets: fgraph's fast paths");
 
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
@@ -31,7 +49,7 @@ static unsigned long unbalanced;
  * calltime and rettime: the trace's clock, so durations are in its
  * units, read inline (local, the time CSR, by default).
  */
-static enum trace_clock_id graph_clock_id;
+enum trace_clock_id graph_clock_id;
 
 static inline u64 fgraph_clock(void)
 {
@@ -45,18 +63,43 @@ static inline u64 fgraph_clock(void)
 void ftrace_graph_set_clock(u64 (*clock)(void))
 {
 	WRITE_ONCE(graph_clock_id, trace_clock_id_of(clock));
+	fgraph_update_fast_paths();
 }
 
 /*
  * Its own ops, so the sites it needs are counted like anyone's. Its
- * function is the trampolines' one-instruction ftrace_stub: the work is
- * done at ftrace_graph_call.
+ * function is a one-instruction stub (mcount-dyn.S): the work is done
+ * at ftrace_graph_call, or by the user's fast entry.
  */
 static struct ftrace_ops graph_ops = {
-	.func = ftrace_stub,
+	.func = ftrace_graph_stub,
 	.flags = FTRACE_OPS_FL_STUB,
 	.name = "fgraph",
 };
+
+/* return_to_handler's fast path (mcount-dyn.S), NULL for none. */
+void *fgraph_fast_return;
+
+/*
+ * The user's fast paths for the trace clock, while graph tracing is on.
+ * A CPU in one runs with interrupts masked, so the stop_machine that
+ * unregistering runs waits it out, as it does the C callbacks.
+ */
+void fgraph_update_fast_paths(void)
+{
+	struct fgraph_ops *gops = graph_ops_current;
+	enum trace_clock_id id = graph_clock_id;
+	void *entry = NULL, *ret = NULL;
+
+	if (gops && ftrace_graph_active && id < TRACE_CLOCK_NR) {
+		if (gops->fast_entry)
+			entry = gops->fast_entry[id];
+		if (gops->fast_return)
+			ret = gops->fast_return[id];
+	}
+	WRITE_ONCE(graph_ops.fast_path, entry);
+	WRITE_ONCE(fgraph_fast_return, ret);
+}
 
 /*
  * The entry and return paths run at every hooked call: their helpers
@@ -436,6 +479,8 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 							 &graph_ops.local_hash;
 		ftrace_graph_active = true;
 		ret = ftrace_startup_graph(&graph_ops, true);
+		if (!ret)
+			fgraph_update_fast_paths();
 	}
 	if (ret) {
 		ftrace_graph_active = false;
@@ -450,6 +495,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	if (graph_ops_current != gops)
 		return;
 	ftrace_graph_active = false;
+	fgraph_update_fast_paths();
 	ftrace_startup_graph(&graph_ops, false);
 	graph_ops_current = NULL;
 	free_ret_stacks();
@@ -459,4 +505,5 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 void ftrace_graph_stop(void)
 {
 	ftrace_graph_active = false;
+	fgraph_update_fast_paths();
 }

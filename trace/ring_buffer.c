@@ -386,11 +386,15 @@ rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 	u64 ts, delta;
 	u32 *header;
 
-	if (unlikely(clock_id >= TRACE_CLOCK_NR || !w ||
-		     size > RB_MAX_SMALL_DATA ||
+	if (unlikely(!w || size > RB_MAX_SMALL_DATA ||
 		     w + size + RB_EVNT_HDR_SIZE > tail_page->end))
 		return NULL;
-	ts = trace_clock_read(clock_id);
+	if (likely(clock_id == TRACE_CLOCK_LOCAL))
+		ts = rdtime();
+	else if (clock_id < TRACE_CLOCK_NR)
+		ts = trace_clock_read(clock_id);
+	else
+		return NULL;
 	delta = ts - cpu_buffer->write_stamp;
 	if (unlikely(delta > TS_MASK))
 		return NULL;
@@ -495,41 +499,48 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 }
 
 /*
- * A small event written whole with interrupts masked: reserve, copy,
- * and publish unless an interrupted writer still has an event open (it
- * publishes ours with its own). No calls, so no registers to save. A
- * 12-byte event through ring_buffer_write, the call and the loop of
- * `bench` included: bench: rb_write_insns_per_event 81.19
+ * A small event written whole with interrupts masked: reserve (NULL:
+ * go the long way), fill, then rb_write_end publishes it unless an
+ * interrupted writer still has an event open (it publishes ours with
+ * its own). No calls, so no registers to save.
  */
-static inline __attribute__((always_inline)) bool
-rb_write_small(struct trace_buffer *buffer, unsigned long length,
-	       const u32 *data)
+static __always_inline struct ring_buffer_event *
+rb_write_begin(struct trace_buffer *buffer, unsigned long length,
+	       struct ring_buffer_per_cpu **cpu_bufferp, unsigned long *flags)
 {
 	struct ring_buffer_per_cpu *cpu_buffer;
 	struct ring_buffer_event *event;
-	struct buffer_page *bpage;
-	unsigned long flags, i;
 
 	if (unlikely((length & 3) || READ_ONCE(buffer->record_disabled)))
-		return false;
+		return NULL;
 	cpu_buffer = buffer->buffers[smp_processor_id()];
-	flags = local_irq_save();
+	*flags = local_irq_save();
 	event = rb_reserve_fast(cpu_buffer, length);
-	if (unlikely(!event)) {
-		local_irq_restore(flags);
-		return false;
-	}
-	for (i = 0; i < length / 4; i++)
-		event->array[i] = data[i];
-	bpage = cpu_buffer->tail_page;
+	if (unlikely(!event))
+		local_irq_restore(*flags);
+	*cpu_bufferp = cpu_buffer;
+	return event;
+}
+
+static __always_inline void rb_write_end(struct ring_buffer_per_cpu *cpu_buffer,
+					 unsigned long flags)
+{
+	struct buffer_page *bpage = cpu_buffer->tail_page;
+
 	if (likely(!cpu_buffer->committing &&
 		   cpu_buffer->commit_page == bpage)) {
 		wmb();
 		WRITE_ONCE(bpage->page->commit, bpage->write);
 	}
 	local_irq_restore(flags);
-	return true;
 }
+
+/*
+ * The writers below need no frame of their own, and their copy loop
+ * must stay a loop: GCC would make a call to memcpy of it.
+ */
+#define RB_WRITER __attribute__((optimize("omit-frame-pointer", \
+					  "no-tree-loop-distribute-patterns")))
 
 static noinline int rb_write_slow(struct trace_buffer *buffer,
 				  unsigned long length, const void *data)
@@ -546,15 +557,42 @@ static noinline int rb_write_slow(struct trace_buffer *buffer,
 
 /*
  * Reserve, copy and commit in one call; preemption must be off. A leaf
- * or a tail call, so it needs no frame of its own.
+ * or a tail call, so it needs no frame of its own. A 12-byte event,
+ * the call and the loop of `bench` included:
+ * bench: rb_write_insns_per_event 82
  */
-__attribute__((optimize("omit-frame-pointer")))
+RB_WRITER
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 		      const void *data)
 {
-	if (likely(rb_write_small(buffer, length, data)))
-		return 0;
-	return rb_write_slow(buffer, length, data);
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags, i;
+
+	event = rb_write_begin(buffer, length, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write_slow(buffer, length, data);
+	for (i = 0; i < length / 4; i++)
+		event->array[i] = ((const u32 *)data)[i];
+	rb_write_end(cpu_buffer, flags);
+	return 0;
+}
+
+/* The long way of ring_buffer_write3 and 5: only here on the stack. */
+static noinline int rb_write3_slow(struct trace_buffer *buffer, u32 w0,
+				   u32 w1, u32 w2)
+{
+	const u32 data[] = { w0, w1, w2 };
+
+	return rb_write_slow(buffer, sizeof(data), data);
+}
+
+static noinline int rb_write5_slow(struct trace_buffer *buffer, u32 w0,
+				   u32 w1, u32 w2, u32 w3, u32 w4)
+{
+	const u32 data[] = { w0, w1, w2, w3, w4 };
+
+	return rb_write_slow(buffer, sizeof(data), data);
 }
 
 /*
@@ -563,25 +601,41 @@ int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
  * the call and the loop of `bench` included:
  * bench: rb_write3_insns_per_event 39
  */
-__attribute__((optimize("omit-frame-pointer")))
+RB_WRITER
 int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
 {
-	const u32 data[] = { w0, w1, w2 };
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags;
 
-	if (likely(rb_write_small(buffer, sizeof(data), data)))
-		return 0;
-	return rb_write_slow(buffer, sizeof(data), data);
+	event = rb_write_begin(buffer, 12, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write3_slow(buffer, w0, w1, w2);
+	event->array[0] = w0;
+	event->array[1] = w1;
+	event->array[2] = w2;
+	rb_write_end(cpu_buffer, flags);
+	return 0;
 }
 
-__attribute__((optimize("omit-frame-pointer")))
+RB_WRITER
 int ring_buffer_write5(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2,
 		       u32 w3, u32 w4)
 {
-	const u32 data[] = { w0, w1, w2, w3, w4 };
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags;
 
-	if (likely(rb_write_small(buffer, sizeof(data), data)))
-		return 0;
-	return rb_write_slow(buffer, sizeof(data), data);
+	event = rb_write_begin(buffer, 20, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write5_slow(buffer, w0, w1, w2, w3, w4);
+	event->array[0] = w0;
+	event->array[1] = w1;
+	event->array[2] = w2;
+	event->array[3] = w3;
+	event->array[4] = w4;
+	rb_write_end(cpu_buffer, flags);
+	return 0;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -1003,6 +1057,11 @@ void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		WRITE_ONCE(buffer->buffers[cpu]->clock_id,
 			   trace_clock_id_of(clock));
+}
+
+void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu)
+{
+	return buffer->buffers[cpu];
 }
 
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer)

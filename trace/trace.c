@@ -315,9 +315,14 @@ static void register_builtin_tracers(void)
 /* Once every CPU is online: buffers, tracers, commands, tracefs. */
 void trace_init(void)
 {
+	int cpu;
+
 	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
 	if (!global_trace.buffer)
 		panic("tracing: no memory for the ring buffer");
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		cpus[cpu].trace_buffer =
+			ring_buffer_cpu_writer(global_trace.buffer, cpu);
 	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
 	global_trace.current_trace = &nop_trace;
 	register_builtin_tracers();

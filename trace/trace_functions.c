@@ -34,6 +34,8 @@ _Static_assert(FAST_SR_SIE == SSTATUS_SIE &&
 	       1 << FAST_CTX_NEED_RESCHED_SHIFT ==
 	       TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT &&
 	       FAST_CTX_HARDIRQ == TRACE_FLAG_HARDIRQ << TRACE_CTX_FLAGS_SHIFT &&
+	       FAST_CTX_IRQS_OFF ==
+	       TRACE_FLAG_IRQS_OFF << TRACE_CTX_FLAGS_SHIFT &&
 	       FAST_TRACE_FN == TRACE_FN && FAST_TS_SHIFT == TS_SHIFT &&
 	       FAST_FN_EVENT_BYTES == 4 + sizeof(struct ftrace_entry),
 	       "the function tracer's fast path builds the same event");

@@ -326,7 +326,8 @@ static void other_return(struct ftrace_graph_ret *trace)
 /* One graph user at a time: function_graph waits for the other. */
 static void graph_test_busy(struct kunit *t)
 {
-	struct fgraph_ops other = { other_entry, other_return, NULL };
+	struct fgraph_ops other = { .entryfunc = other_entry,
+				    .retfunc = other_return };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);

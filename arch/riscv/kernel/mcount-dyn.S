@@ -68,6 +68,16 @@
 ftrace_stub:
 	ret
 
+/*
+ * fgraph's ops' function (trace/fgraph.c): a stub of its own, so that
+ * registering that ops alone changes what ftrace_call calls, and so
+ * function_trace_op, which ftrace_caller's fast path follows.
+ */
+	.globl ftrace_graph_stub
+	.balign 4
+ftrace_graph_stub:
+	ret
+
 #ifdef FTRACE_MODE_mcount
 /*
  * FTRACE=mcount: the classic -pg scheme, against the patchable one.
@@ -196,7 +206,7 @@ ftrace_caller:
 	/*
 	 * One ops with a fast path, and ftrace_call calling its func (not
 	 * ftrace_ops_list_func, which function_trace_op can outlive): run
-	 * the fast path, entered with t1 = the ops (see below).
+	 * the fast path (ftrace_fast.S), with t1 = the ops.
 	 */
 	ld	t1, function_trace_op
 	ld	t2, FTRACE_OPS_FAST_PATH(t1)
@@ -205,6 +215,8 @@ ftrace_caller:
 	ld	t4, saved_ftrace_func
 	bne	t3, t4, ftrace_caller_full
 	jr	t2
+	/* The fast paths (ftrace_fast.S) come back here for the rest. */
+	.globl ftrace_caller_full
 ftrace_caller_full:
 	addi	sp, sp, -FTRACE_FRAME_SIZE
 	sd	s0, 16(sp)
@@ -360,181 +372,6 @@ ftrace_graph_regs_caller:
 	addi	a3, sp, FTRACE_REGS_FRAME_SIZE-8
 	tail	prepare_ftrace_return
 
-/*
- * The fast paths (ftrace_ops.fast_path). ftrace_caller jumps to one
- * with t0 = the resume pc, ra = parent_ip, t1 = the ops, a0-a7 and sp
- * the traced function's. Each uses t1-t6 only, which are dead at a
- * function's entry, so it saves nothing, and ends in `jr t0`; or it
- * hands the call to ftrace_caller_full, which calls the ops' func.
- * Interrupts are masked where a fast path writes: the one protection
- * it needs, as no traced code runs and no preemption can come (and an
- * interrupt before that finds the pc in the trampoline text, which is
- * never preempted either).
- */
-
-/* A trace clock (include/trace_clock.h) into rd; tmp is clobbered. */
-	.macro TRACE_CLOCK_local rd, tmp
-	rdtime	\rd
-	.endm
-
-	.macro TRACE_CLOCK_instret rd, tmp
-	rdinstret \rd
-	.endm
-
-	.macro TRACE_CLOCK_counter rd, tmp
-	lla	\tmp, trace_clock_counter_value
-	li	\rd, 1
-	amoadd.d \rd, \rd, (\tmp)
-	addi	\rd, \rd, 1
-	.endm
-
-	.macro TRACE_CLOCK_global rd, tmp
-	rdtime	\rd
-	lla	\tmp, trace_clock_global_last
-	amomaxu.d \tmp, \rd, (\tmp)
-	bgeu	\rd, \tmp, 1f
-	mv	\rd, \tmp
-1:
-	.endm
-
-/*
- * The function tracer's event (trace_functions.c: ring_buffer_write3 of
- * function_trace_call, as ring_buffer.c's rb_write_small writes it),
- * one copy per trace clock. The ring buffer's common case only: the
- * tail page has room, the event is not its first and comes within a
- * delta of the last. Anything else (set_ftrace_pid too) goes the long
- * way. The ops' private is the trace array.
- *
- * Registers: t1 sstatus, t2 this CPU's buffer, t5 + DPAGE_DATA the
- * event, t3 t4 t6 scratch. The event's words are stored before it is
- * claimed: no reader looks past the commit, and no other writer can
- * come on this CPU.
- */
-	.macro FUNCTION_FAST clock
-	.globl ftrace_function_fast_\clock
-	.balign 4
-ftrace_function_fast_\clock:
-	ld	t1, FTRACE_OPS_PRIVATE(t1)
-	ld	t2, TRACE_ARRAY_BUFFER(t1)
-	ld	t3, 0(t2)			/* record_disabled */
-	bnez	t3, ftrace_fast_done
-	ld	t3, TRACE_ARRAY_FUNCTION_PIDS(t1)
-	bnez	t3, ftrace_caller_full
-	lw	t3, CPU_ID(tp)
-	slli	t3, t3, 3
-	add	t2, t2, t3
-	ld	t2, RB_BUFFERS(t2)
-	csrrci	t1, sstatus, FAST_SR_SIE
-	ld	t3, RB_TAIL_PAGE(t2)
-	ld	t4, BPAGE_WRITE(t3)
-	ld	t5, BPAGE_END(t3)
-	addi	t6, t4, FAST_FN_EVENT_BYTES
-	beqz	t4, ftrace_fast_unmask_full
-	bgtu	t6, t5, ftrace_fast_unmask_full
-	ld	t3, BPAGE_PAGE(t3)
-	add	t5, t3, t4
-	FUNCTION_FAST_CTX
-	sw	t4, DPAGE_DATA+4(t5)
-	addi	t6, t0, -MCOUNT_INSN_SIZE
-	sw	t6, DPAGE_DATA+8(t5)
-	sw	ra, DPAGE_DATA+12(t5)
-	TRACE_CLOCK_\clock t3, t4
-	ld	t4, RB_WRITE_STAMP(t2)
-	sub	t4, t3, t4
-	srli	t6, t4, FAST_TS_SHIFT
-	bnez	t6, ftrace_fast_unmask_full
-	sd	t3, RB_WRITE_STAMP(t2)
-	slli	t4, t4, 5
-	ori	t4, t4, (FAST_FN_EVENT_BYTES - 4) / 4
-	sw	t4, DPAGE_DATA(t5)
-	j	ftrace_fast_claim
-	.endm
-
-/*
- * The context word into t4 (trace.h's __tracing_gen_ctx, dec 0): the
- * pid, irqs-off from t1, need-resched; the preempt depth and hardirq
- * only where the count is not 0.
- */
-	.macro FUNCTION_FAST_CTX
-	ld	t6, CPU_CURR(tp)
-	lw	t3, TASK_PREEMPT_COUNT(t6)
-	lw	t4, TASK_PID(t6)
-	slli	t4, t4, FAST_CTX_PID_SHIFT
-	beqz	t3, 3f
-	srli	t6, t3, 16			/* HARDIRQ_MASK */
-	andi	t6, t6, 0xf
-	beqz	t6, 1f
-	ori	t4, t4, FAST_CTX_HARDIRQ
-1:	andi	t3, t3, 0xff			/* PREEMPT_MASK, up to 15 */
-	sltiu	t6, t3, 16
-	bnez	t6, 2f
-	li	t3, 15
-2:	slli	t3, t3, FAST_CTX_PC_SHIFT
-	or	t4, t4, t3
-3:	andi	t6, t1, FAST_SR_SIE
-	xori	t6, t6, FAST_SR_SIE
-	slli	t6, t6, FAST_CTX_IRQS_OFF_SHIFT
-	or	t4, t4, t6
-	lbu	t6, CPU_NEED_RESCHED(tp)
-	slli	t6, t6, FAST_CTX_NEED_RESCHED_SHIFT
-	or	t4, t4, t6
-	ori	t4, t4, FAST_TRACE_FN
-	.endm
-
-	FUNCTION_FAST local
-	FUNCTION_FAST global
-	FUNCTION_FAST counter
-	FUNCTION_FAST instret
-
-/*
- * Claim the event, count it, and publish it unless an interrupted
- * writer still has one open (it publishes ours with its own), as
- * rb_write_small does. t2 the CPU's buffer, t1 sstatus before.
- */
-ftrace_fast_claim:
-	ld	t3, RB_TAIL_PAGE(t2)
-	ld	t4, BPAGE_WRITE(t3)
-	addi	t4, t4, FAST_FN_EVENT_BYTES
-	sd	t4, BPAGE_WRITE(t3)
-	ld	t6, BPAGE_ENTRIES(t3)
-	addi	t6, t6, 1
-	sd	t6, BPAGE_ENTRIES(t3)
-	ld	t6, RB_COMMITTING(t2)
-	bnez	t6, 1f
-	ld	t6, RB_COMMIT_PAGE(t2)
-	bne	t6, t3, 1f
-	fence	w, w
-	ld	t6, BPAGE_PAGE(t3)
-	sd	t4, DPAGE_COMMIT(t6)
-1:	andi	t1, t1, FAST_SR_SIE
-	csrs	sstatus, t1
-ftrace_fast_done:
-	jr	t0
-
-ftrace_fast_unmask_full:
-	andi	t1, t1, FAST_SR_SIE
-	csrs	sstatus, t1
-	j	ftrace_caller_full
-
-/*
- * The stack tracer (trace_stack.c): only a new maximum needs its
- * callback, which records the chain. sp is the traced function's entry
- * sp; a task with no stack of its own, or sp off it, goes there too.
- */
-	.globl ftrace_stack_fast
-	.balign 4
-ftrace_stack_fast:
-	ld	t2, CPU_CURR(tp)
-	ld	t3, TASK_STACK(t2)
-	beqz	t3, ftrace_caller_full
-	li	t4, THREAD_SIZE_ASM
-	add	t3, t3, t4
-	bltu	t3, sp, ftrace_caller_full
-	sub	t3, t3, sp
-	ld	t4, stack_trace_max_size
-	bgtu	t3, t4, ftrace_caller_full
-	jr	t0
-
 #endif
 
 /*
@@ -546,6 +383,12 @@ ftrace_stack_fast:
 	.globl return_to_handler
 	.balign 4
 return_to_handler:
+	/* The graph user's fast path, if it has one (ftrace_fast.S). */
+	ld	t1, fgraph_fast_return
+	beqz	t1, return_to_handler_full
+	jr	t1
+	.globl return_to_handler_full
+return_to_handler_full:
 	addi	sp, sp, -16
 	sd	a0, 0(sp)
 	sd	a1, 8(sp)
