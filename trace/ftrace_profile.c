@@ -217,7 +217,9 @@ static void ftrace_profile_alloc_cpu(struct ftrace_profile_stat *stat)
 
 /*
  * Linux's ftrace_profile_write: nonzero is on. Only a change does
- * anything; turning on starts the counts over.
+ * anything; turning on starts the counts over. The profiler is on
+ * before its callbacks and off after them: the fast paths, which do
+ * not look, count nothing it would not.
  */
 int ftrace_profile_set_enabled(bool enable)
 {
@@ -226,13 +228,14 @@ int ftrace_profile_set_enabled(bool enable)
 	mutex_lock(&ftrace_profile_lock);
 	if (enable && !ftrace_profile_enabled) {
 		ftrace_profile_reset_all();
+		WRITE_ONCE(ftrace_profile_enabled, 1);
 		ret = register_ftrace_graph(&fprofiler_ops);
-		if (!ret)
-			WRITE_ONCE(ftrace_profile_enabled, 1);
+		if (ret)
+			WRITE_ONCE(ftrace_profile_enabled, 0);
 	} else if (!enable && ftrace_profile_enabled) {
-		WRITE_ONCE(ftrace_profile_enabled, 0);
 		/* stop_machine inside: no CPU is left in a callback. */
 		unregister_ftrace_graph(&fprofiler_ops);
+		WRITE_ONCE(ftrace_profile_enabled, 0);
 	}
 	mutex_unlock(&ftrace_profile_lock);
 	return ret;

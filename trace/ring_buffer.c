@@ -88,6 +88,7 @@ struct ring_buffer_per_cpu {
 	unsigned long committing;	/* open reservations, nested */
 	u64 write_stamp;		/* time of the last event reserved */
 	struct buffer_page *commit_page;
+	struct trace_buffer *buffer;
 	u8 clock_id;			/* enum trace_clock_id, read inline */
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
@@ -102,7 +103,6 @@ struct ring_buffer_per_cpu {
 	unsigned long rd_overrun;	/* overrun already reported */
 	void *event_buf;		/* BUF_PAGE_SIZE, for copies */
 	int resize_disabled;		/* open iterators */
-	struct trace_buffer *buffer;
 	struct buffer_page *pages;
 	unsigned long nr_pages;
 	int cpu;
@@ -127,6 +127,7 @@ _Static_assert(offsetof(struct trace_buffer, buffers) == RB_BUFFERS &&
 	       RB_WRITE_STAMP &&
 	       offsetof(struct ring_buffer_per_cpu, commit_page) ==
 	       RB_COMMIT_PAGE &&
+	       offsetof(struct ring_buffer_per_cpu, buffer) == RB_BUFFER &&
 	       offsetof(struct buffer_page, write) == BPAGE_WRITE &&
 	       offsetof(struct buffer_page, entries) == BPAGE_ENTRIES &&
 	       offsetof(struct buffer_page, end) == BPAGE_END &&

@@ -364,6 +364,19 @@ void stack_trace_init(struct inode *dir);
 struct kunit;
 void tracing_selftest_need_defaults(struct kunit *t);
 
+/* An event's first three words (the context word first) and its time. */
+struct selftest_event {
+	u64 ts;
+	u32 word[3];
+};
+
+int tracing_selftest_consume(struct selftest_event *ev, int max);
+u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
+#define SELFTEST_CONTEXTS	6
+/* The context-word bit a tick may change between two reads of it. */
+#define SELFTEST_CTX_VOLATILE	\
+	(TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT)
+
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);

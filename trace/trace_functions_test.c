@@ -3,8 +3,9 @@
  * global_trace, through the real ops, filter and ring buffer: fib(10)
  * makes exactly 177 events, tracing_on 0 makes none, set_ftrace_pid
  * keeps other tasks out, FUNC:traceoff stops recording at a function,
- * the flag columns come from the context of the call, and reads of
- * the text end at line ends.
+ * the flag columns come from the context of the call, the trampoline's
+ * fast path writes what the callback does, and reads of the text end
+ * at line ends.
  */
 #include "kernel.h"
 #include "string.h"
@@ -250,6 +251,71 @@ static void fn_test_irqs_not_lost_list(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, w.counted, w.irqs);
 }
 
+static void other_callback(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	(void)ip, (void)parent_ip, (void)op, (void)fregs;
+}
+
+/*
+ * The event of each call, made in each context of
+ * tracing_selftest_call_in_context: its context word, ip and parent.
+ * With another ops registered, function_trace_call writes it.
+ */
+static void fn_events_in_contexts(struct kunit *t, bool other_ops,
+				  u32 (*ev)[3])
+{
+	struct ftrace_ops other = { .func = other_callback, .name = "other" };
+	struct selftest_event got[SELFTEST_CONTEXTS + 1];
+	u32 want[SELFTEST_CONTEXTS];
+	int c, n;
+
+	start_function_tracer("ftrace_test_target1");
+	if (other_ops) {
+		ftrace_set_filter(&other, "ftrace_test_target2", 19, 1);
+		register_ftrace_function(&other);
+	}
+	for (c = 0; c < SELFTEST_CONTEXTS; c++)
+		want[c] = tracing_selftest_call_in_context(c,
+							   ftrace_test_target1);
+	tracer_tracing_off(&global_trace);
+	n = tracing_selftest_consume(got, ARRAY_SIZE(got));
+	if (other_ops) {
+		unregister_ftrace_function(&other);
+		ftrace_free_ops_hashes(&other);
+	}
+	stop_function_tracer();
+	KUNIT_EXPECT_EQ(t, n, SELFTEST_CONTEXTS);
+	for (c = 0; c < n && c < SELFTEST_CONTEXTS; c++) {
+		KUNIT_EXPECT_EQ(t, got[c].word[0] & ~SELFTEST_CTX_VOLATILE,
+				(want[c] | TRACE_FN) & ~SELFTEST_CTX_VOLATILE);
+		memcpy(ev[c], got[c].word, sizeof(ev[c]));
+	}
+}
+
+/*
+ * The trampoline's fast path (while the function tracer is the only
+ * ops) and function_trace_call write the same event, interrupts on or
+ * off, preemption 0 to 2 deep.
+ */
+static void fn_test_fast_path_same_events(struct kunit *t)
+{
+	unsigned long site = ftrace_location((unsigned long)ftrace_test_target1);
+	u32 fast[SELFTEST_CONTEXTS][3] = { { 0 } };
+	u32 slow[SELFTEST_CONTEXTS][3] = { { 0 } };
+	int c;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	fn_events_in_contexts(t, false, fast);
+	fn_events_in_contexts(t, true, slow);
+	for (c = 0; c < SELFTEST_CONTEXTS; c++) {
+		KUNIT_EXPECT_EQ(t, fast[c][1], site);
+		KUNIT_EXPECT_EQ(t, slow[c][1], site);
+		KUNIT_EXPECT_EQ(t, fast[c][2], slow[c][2]);
+	}
+}
+
 #define COST_LOOPS	1000
 
 /* Instructions per call of a traced function, loop included. */
@@ -307,6 +373,7 @@ static void fn_test_cost(struct kunit *t)
 SELFTEST_SUITE_INIT(function_tracer, tracing_selftest_need_defaults,
 	       KUNIT_CASE(fn_test_cost),
 	       KUNIT_CASE(fn_test_fib_177),
+	       KUNIT_CASE(fn_test_fast_path_same_events),
 	       KUNIT_CASE(fn_test_tracing_off),
 	       KUNIT_CASE(fn_test_pid_filter),
 	       KUNIT_CASE(fn_test_traceoff_probe),

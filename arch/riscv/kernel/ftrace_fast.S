@@ -90,21 +90,21 @@
 
 /*
  * Room for an event of size bytes on this CPU's tail page: cpub is
- * this CPU's ring_buffer_per_cpu, ev + DPAGE_DATA the event. To fail
- * if the page has no room or the event would be its first (which
- * stamps the page). Interrupts masked.
+ * this CPU's ring_buffer_per_cpu, tail its tail page, ev + DPAGE_DATA
+ * the event. To fail if the page has no room or the event would be
+ * its first (which stamps the page). Interrupts masked.
  */
-	.macro RB_RESERVE cpub, ev, tmp1, tmp2, size, fail
+	.macro RB_RESERVE cpub, tail, ev, tmp, size, fail
 	ld	\cpub, CPU_TRACE_BUFFER(tp)
-	ld	\tmp1, RB_TAIL_PAGE(\cpub)
-	ld	\ev, BPAGE_WRITE(\tmp1)
-	ld	\tmp2, BPAGE_END(\tmp1)
+	ld	\tail, RB_TAIL_PAGE(\cpub)
+	ld	\ev, BPAGE_WRITE(\tail)
+	ld	\tmp, BPAGE_END(\tail)
 	beqz	\ev, \fail
-	sub	\tmp2, \tmp2, \ev
-	addi	\tmp2, \tmp2, -\size
-	bltz	\tmp2, \fail
-	ld	\tmp1, BPAGE_PAGE(\tmp1)
-	add	\ev, \ev, \tmp1
+	sub	\tmp, \tmp, \ev
+	addi	\tmp, \tmp, -\size
+	bltz	\tmp, \fail
+	ld	\tmp, BPAGE_PAGE(\tail)
+	add	\ev, \ev, \tmp
 	.endm
 
 /*
@@ -123,13 +123,12 @@
 	.endm
 
 /*
- * Claim the event's bytes, count it, and publish it unless an
- * interrupted writer still has one open (it publishes ours with its
- * own). The event's words were stored before: no reader looks past
- * the commit, and no other writer can come on this CPU.
+ * Claim the event's bytes on the tail page, count it, and publish it
+ * unless an interrupted writer still has one open (it publishes ours
+ * with its own). The event's words were stored before: no reader looks
+ * past the commit, and no other writer can come on this CPU.
  */
 	.macro RB_CLAIM cpub, size, tail, tmp1, tmp2
-	ld	\tail, RB_TAIL_PAGE(\cpub)
 	ld	\tmp1, BPAGE_WRITE(\tail)
 	addi	\tmp1, \tmp1, \size
 	sd	\tmp1, BPAGE_WRITE(\tail)
@@ -177,7 +176,7 @@ ftrace_function_fast_\clock:
 	ld	t2, TRACE_ARRAY_FUNCTION_PIDS(t1)
 	bnez	t2, ftrace_caller_full
 	csrrci	t1, sstatus, FAST_SR_SIE
-	RB_RESERVE t2, t5, t3, t4, FAST_FN_EVENT_BYTES, ftrace_unmask_full
+	RB_RESERVE t2, t3, t5, t4, FAST_FN_EVENT_BYTES, ftrace_unmask_full
 	ld	t6, CPU_CURR(tp)
 	EVENT_CTX t3, t6, t1, t4, t6, FAST_TRACE_FN
 	sw	t3, DPAGE_DATA+4(t5)
@@ -186,6 +185,7 @@ ftrace_function_fast_\clock:
 	sw	ra, DPAGE_DATA+12(t5)
 	TRACE_CLOCK_\clock t3, t4
 	RB_STAMP t2, t5, t3, t4, t6, FAST_FN_EVENT_BYTES, ftrace_unmask_full
+	ld	t3, RB_TAIL_PAGE(t2)
 	RB_CLAIM t2, FAST_FN_EVENT_BYTES, t3, t4, t6
 	IRQ_RESTORE t1
 	jr	t0
@@ -227,11 +227,10 @@ ftrace_stack_fast:
 /* ---- function graph (fgraph.c) ---------------------------------------- */
 
 /*
- * fgraph's entry checks (prepare_ftrace_return): into t2 the task, into
- * t3 its ret_stack and t4 the index in use, with room for one more.
- * A paused task's call is not hooked; the rest goes the C way, which
- * counts an overrun. Graph tracing is on: it clears the fast paths
- * before it goes off.
+ * fgraph's entry checks (prepare_ftrace_return): into t2 the task; its
+ * ret_stack must have room for one more. A paused task's call is not
+ * hooked; the rest goes the C way, which counts an overrun. Graph
+ * tracing is on: it clears the fast paths before it goes off.
  */
 	.macro FGRAPH_ENTRY_CHECKS
 	ld	t2, CPU_CURR(tp)
@@ -239,28 +238,30 @@ ftrace_stack_fast:
 	bnez	t3, ftrace_fast_done
 	ld	t3, TASK_RET_STACK(t2)
 	beqz	t3, ftrace_caller_full
-	lw	t4, TASK_CURR_RET_STACK(t2)
-	li	t5, FAST_RETFUNC_DEPTH - 1
-	bge	t4, t5, ftrace_caller_full
+	lw	t3, TASK_CURR_RET_STACK(t2)
+	li	t4, FAST_RETFUNC_DEPTH - 1
+	bge	t3, t4, ftrace_caller_full
 	.endm
 
 /*
- * Push the hooked call (ftrace_push_return_trace) and hook its return.
- * t2 the task, t3 its ret_stack, t4 the index in use, ts the calltime;
- * func (the site) is left in tmp. The slot where the traced function's
- * prologue saves ra is entry_sp - 8, which fgraph records as retp.
+ * Push the hooked call (ftrace_push_return_trace), timed ts, and hook
+ * its return. t2 the task; rs and func are clobbered, func left holding
+ * the site. The slot where the traced function's prologue saves ra is
+ * its entry sp - 8, which fgraph records as retp.
  */
-	.macro FGRAPH_PUSH ts, tmp, entry_sp_off
-	addi	t4, t4, 1
-	sw	t4, TASK_CURR_RET_STACK(t2)
-	RET_STACK_SLOT t3, t4
-	sd	ra, RS_RET(t3)
-	addi	\tmp, t0, -MCOUNT_INSN_SIZE
-	sd	\tmp, RS_FUNC(t3)
-	sd	\ts, RS_CALLTIME(t3)
-	sd	s0, RS_FP(t3)
-	addi	t4, sp, \entry_sp_off - 8
-	sd	t4, RS_RETP(t3)
+	.macro FGRAPH_PUSH ts, rs, func, entry_sp_off
+	lw	\func, TASK_CURR_RET_STACK(t2)
+	addi	\func, \func, 1
+	sw	\func, TASK_CURR_RET_STACK(t2)
+	ld	\rs, TASK_RET_STACK(t2)
+	RET_STACK_SLOT \rs, \func
+	sd	ra, RS_RET(\rs)
+	addi	\func, t0, -MCOUNT_INSN_SIZE
+	sd	\func, RS_FUNC(\rs)
+	sd	\ts, RS_CALLTIME(\rs)
+	sd	s0, RS_FP(\rs)
+	addi	ra, sp, \entry_sp_off - 8
+	sd	ra, RS_RETP(\rs)
 	lla	ra, return_to_handler
 	.endm
 
@@ -299,8 +300,7 @@ ftrace_stack_fast:
  * trace_graph_entry's event (struct ftrace_graph_ent_entry), timed
  * with the calltime, for a task outside any set_graph_notrace function
  * (the tracer takes this path away while other filters are set). Its
- * return is hooked only once the event is in. a0-a2 are saved for
- * room.
+ * return is hooked only once the event is in. a0 is saved for room.
  */
 	.macro GRAPH_ENTRY_FAST clock
 	.globl ftrace_graph_entry_fast_\clock
@@ -313,32 +313,29 @@ ftrace_graph_entry_fast_\clock:
 	ld	t1, tracing_thresh
 	bnez	t1, ftrace_caller_full
 	ld	t1, graph_array
-	ld	t5, TRACE_ARRAY_FUNCTION_PIDS(t1)
-	bnez	t5, ftrace_caller_full
+	ld	t3, TRACE_ARRAY_FUNCTION_PIDS(t1)
+	bnez	t3, ftrace_caller_full
 	ld	t1, TRACE_ARRAY_BUFFER(t1)
 	ld	t1, 0(t1)			/* record_disabled: no hook */
 	bnez	t1, ftrace_fast_done
-	addi	sp, sp, -32
+	addi	sp, sp, -16
 	sd	a0, 0(sp)
-	sd	a1, 8(sp)
-	sd	a2, 16(sp)
 	csrrci	t1, sstatus, FAST_SR_SIE
-	RB_RESERVE t5, t6, a0, a1, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
-	TRACE_CLOCK_\clock a0, a1
-	RB_STAMP t5, t6, a0, a1, a2, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
-	FGRAPH_PUSH a0, a1, 32
-	sw	a1, DPAGE_DATA+8(t6)
-	lw	a0, TASK_CURR_RET_DEPTH(t2)
-	addi	a0, a0, 1
-	sw	a0, TASK_CURR_RET_DEPTH(t2)
-	sw	a0, DPAGE_DATA+12(t6)
-	EVENT_CTX a0, t2, t1, a1, a2, FAST_TRACE_GRAPH_ENT
-	sw	a0, DPAGE_DATA+4(t6)
-	RB_CLAIM t5, FAST_GRAPH_ENT_BYTES, a0, a1, a2
+	RB_RESERVE t5, t3, t6, t4, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
+	TRACE_CLOCK_\clock t3, t4
+	RB_STAMP t5, t6, t3, t4, a0, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
+	FGRAPH_PUSH t3, a0, t4, 16
+	sw	t4, DPAGE_DATA+8(t6)
+	lw	t3, TASK_CURR_RET_DEPTH(t2)
+	addi	t3, t3, 1
+	sw	t3, TASK_CURR_RET_DEPTH(t2)
+	sw	t3, DPAGE_DATA+12(t6)
+	EVENT_CTX t3, t2, t1, t4, a0, FAST_TRACE_GRAPH_ENT
+	sw	t3, DPAGE_DATA+4(t6)
+	ld	t3, RB_TAIL_PAGE(t5)
+	RB_CLAIM t5, FAST_GRAPH_ENT_BYTES, t3, t4, a0
 	ld	a0, 0(sp)
-	ld	a1, 8(sp)
-	ld	a2, 16(sp)
-	addi	sp, sp, 32
+	addi	sp, sp, 16
 	IRQ_RESTORE t1
 	jr	t0
 	.endm
@@ -357,12 +354,11 @@ ftrace_graph_return_fast_\clock:
 	ld	t1, TASK_TRACE_RECURSION(t2)
 	andi	t1, t1, FAST_GRAPH_BITS
 	bnez	t1, return_to_handler_full
-	ld	t1, graph_array
-	ld	t1, TRACE_ARRAY_BUFFER(t1)
-	ld	t1, 0(t1)			/* record_disabled */
-	bnez	t1, return_to_handler_full
 	csrrci	t1, sstatus, FAST_SR_SIE
-	RB_RESERVE t5, t6, a2, a3, FAST_GRAPH_RET_BYTES, graph_return_unmask_full
+	RB_RESERVE t5, a5, t6, a2, FAST_GRAPH_RET_BYTES, graph_return_unmask_full
+	ld	a2, RB_BUFFER(t5)
+	ld	a2, 0(a2)			/* record_disabled */
+	bnez	a2, graph_return_unmask_full
 	TRACE_CLOCK_\clock a2, a3
 	RB_STAMP t5, t6, a2, a3, a4, FAST_GRAPH_RET_BYTES, graph_return_unmask_full
 	ld	a3, RS_FUNC(t3)
@@ -376,7 +372,7 @@ ftrace_graph_return_fast_\clock:
 	sw	a3, DPAGE_DATA+20(t6)
 	EVENT_CTX a2, t2, t1, a3, a4, FAST_TRACE_GRAPH_RET
 	sw	a2, DPAGE_DATA+4(t6)
-	RB_CLAIM t5, FAST_GRAPH_RET_BYTES, a2, a3, a4
+	RB_CLAIM t5, FAST_GRAPH_RET_BYTES, a5, a3, a4
 	FGRAPH_POP_RETURN t1, a2
 	.endm
 
@@ -392,9 +388,7 @@ ftrace_graph_return_fast_\clock:
 graph_entry_unmask_full:
 	IRQ_RESTORE t1
 	ld	a0, 0(sp)
-	ld	a1, 8(sp)
-	ld	a2, 16(sp)
-	addi	sp, sp, 32
+	addi	sp, sp, 16
 	j	ftrace_caller_full
 
 graph_return_unmask_full:
@@ -429,15 +423,14 @@ graph_return_unmask_full:
 
 /*
  * profile_graph_entry: a hit for a function already seen on this CPU,
- * while the profiler is on and set_ftrace_pid is not set.
+ * unless set_ftrace_pid is set. The profiler turns its fast paths off
+ * before itself, so they need not look.
  */
 	.macro PROFILE_ENTRY_FAST clock
 	.globl ftrace_profile_entry_fast_\clock
 	.balign 4
 ftrace_profile_entry_fast_\clock:
 	FGRAPH_ENTRY_CHECKS
-	lw	t1, ftrace_profile_enabled
-	beqz	t1, ftrace_caller_full
 	ld	t1, global_trace + TRACE_ARRAY_FUNCTION_PIDS
 	bnez	t1, ftrace_caller_full
 	csrrci	t1, sstatus, FAST_SR_SIE
@@ -446,9 +439,8 @@ ftrace_profile_entry_fast_\clock:
 	ld	t6, PROFILE_COUNTER(t5)
 	addi	t6, t6, 1
 	sd	t6, PROFILE_COUNTER(t5)
-	lw	t4, TASK_CURR_RET_STACK(t2)
-	TRACE_CLOCK_\clock t5, t6
-	FGRAPH_PUSH t5, t6, 0
+	TRACE_CLOCK_\clock t3, t4
+	FGRAPH_PUSH t3, t5, t6, 0
 	lw	t5, TASK_CURR_RET_DEPTH(t2)
 	addi	t5, t5, 1
 	sw	t5, TASK_CURR_RET_DEPTH(t2)
@@ -456,17 +448,12 @@ ftrace_profile_entry_fast_\clock:
 	jr	t0
 	.endm
 
-/*
- * profile_graph_return: the call's time and its square added to this
- * CPU's record, while the profiler is on.
- */
+/* profile_graph_return: the call's time and its square, on this CPU. */
 	.macro PROFILE_RETURN_FAST clock
 	.globl ftrace_profile_return_fast_\clock
 	.balign 4
 ftrace_profile_return_fast_\clock:
 	FGRAPH_RETURN_CHECKS
-	lw	t1, ftrace_profile_enabled
-	beqz	t1, return_to_handler_full
 	csrrci	t1, sstatus, FAST_SR_SIE
 	TRACE_CLOCK_\clock t5, t6
 	ld	t6, RS_CALLTIME(t3)

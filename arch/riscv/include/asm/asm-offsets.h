@@ -55,6 +55,7 @@
 #define RB_COMMITTING		8
 #define RB_WRITE_STAMP		16
 #define RB_COMMIT_PAGE		24
+#define RB_BUFFER		32
 #define BPAGE_WRITE		0
 #define BPAGE_ENTRIES		8
 #define BPAGE_END		16
