@@ -44,6 +44,7 @@ struct cursor {
 	const u8 *p, *end;
 	const char *strings;
 	u32 strings_size;
+	bool strings_end;		/* the block ends in a NUL, as it should */
 };
 
 static u32 be32(const void *p)
@@ -198,8 +199,9 @@ static int property(struct cursor *c, struct node *stack, int depth,
 	nameoff = be32(c->p + 4);
 	val = c->p + 8;
 	if (nameoff >= c->strings_size ||
-	    strnlen(c->strings + nameoff, c->strings_size - nameoff) ==
-	    c->strings_size - nameoff)
+	    (!c->strings_end &&
+	     strnlen(c->strings + nameoff, c->strings_size - nameoff) ==
+	     c->strings_size - nameoff))
 		return -EINVAL;
 	if (!advance(c, 8) || !advance(c, len))
 		return -EINVAL;
@@ -281,6 +283,8 @@ int fdt_parse(const void *dtb, struct boot_info *bi)
 	c.end = c.p + fdt_hdr(dtb, size_dt_struct);
 	c.strings = (const char *)dtb + fdt_hdr(dtb, off_dt_strings);
 	c.strings_size = fdt_hdr(dtb, size_dt_strings);
+	/* Then every name in it ends in it: no need to look at each. */
+	c.strings_end = c.strings_size && !c.strings[c.strings_size - 1];
 	return walk(&c, bi);
 }
 

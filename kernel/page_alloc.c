@@ -19,13 +19,20 @@ static bool page_used(unsigned long i)
 	return bitmap[i / 64] & (1ULL << (i % 64));
 }
 
+/* A word of the bitmap at a time: boot takes hundreds of pages at once. */
 static void mark(unsigned long i, unsigned long n, bool used)
 {
-	for (; n; n--, i++) {
+	unsigned long bit, k;
+	u64 m;
+
+	for (; n; i += k, n -= k) {
+		bit = i % 64;
+		k = min(n, 64 - bit);
+		m = (k == 64 ? ~0ULL : (1ULL << k) - 1) << bit;
 		if (used)
-			bitmap[i / 64] |= 1ULL << (i % 64);
+			bitmap[i / 64] |= m;
 		else
-			bitmap[i / 64] &= ~(1ULL << (i % 64));
+			bitmap[i / 64] &= ~m;
 	}
 }
 
@@ -44,15 +51,22 @@ void page_alloc_init(unsigned long start, unsigned long end)
 	hint = map_pages;
 }
 
+/* First fit from hint, then from 0; a free word is 64 pages at once. */
 static long find_run(unsigned long n)
 {
 	unsigned long i, run = 0, pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = pass ? 0 : hint, run = 0; i < npages; i++) {
-			run = page_used(i) ? 0 : run + 1;
-			if (run == n)
-				return i + 1 - n;
+		for (i = pass ? 0 : hint, run = 0; i < npages;) {
+			if (!(i % 64) && i + 64 <= npages && !bitmap[i / 64]) {
+				run += 64;
+				i += 64;
+			} else {
+				run = page_used(i) ? 0 : run + 1;
+				i++;
+			}
+			if (run >= n)
+				return i - run;
 		}
 	}
 	return -1;

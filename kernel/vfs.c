@@ -37,7 +37,7 @@ static bool valid_name(const char *name)
 	size_t len = strnlen(name, NAME_MAX);
 
 	return len && len < NAME_MAX && !strchr(name, '/') &&
-	       strcmp(name, ".") && strcmp(name, "..");
+	       (name[0] != '.' || (strcmp(name, ".") && strcmp(name, "..")));
 }
 
 /*

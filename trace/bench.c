@@ -136,6 +136,24 @@ static u64 read_stat(int cpu, const char *field)
 	return v;
 }
 
+/* The function tracer with each trace clock, local last (the default). */
+static void bench_function_clocks(struct shell_out *out, u64 base)
+{
+	static const char *const clocks[] = {
+		"global", "counter", "instret", "local",
+	};
+	char key[48];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (sh_echo(TRACING "trace_clock", false, clocks[i]))
+			continue;
+		snprintf(key, sizeof(key), "function_clock_%s_insns_per_call",
+			 clocks[i]);
+		report(out, key, extra_per_call(base));
+	}
+}
+
 static void bench_function(struct shell_out *out, u64 base)
 {
 	u64 sw, before;
@@ -151,6 +169,7 @@ static void bench_function(struct shell_out *out, u64 base)
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
 	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
+	bench_function_clocks(out, base);
 	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
 	sh_echo(TRACING "tracing_on", false, "1");
