@@ -62,13 +62,16 @@
  * The context word of an event of this type into out (trace.h's
  * __tracing_gen_ctx with dec 0): the pid, irqs-off from sstatus as it
  * was before the mask, need-resched; and the preempt depth and hardirq
- * where the count is not 0. task is current, and may be tmp2.
+ * where the count is not 0 (a count below 16 is a depth alone). task
+ * is current, and may be tmp2.
  */
 	.macro EVENT_CTX out, task, sstatus, tmp1, tmp2, type
 	lw	\tmp1, TASK_PREEMPT_COUNT(\task)
 	lw	\out, TASK_PID(\task)
 	slli	\out, \out, FAST_CTX_PID_SHIFT
 	beqz	\tmp1, 3f
+	sltiu	\tmp2, \tmp1, 16
+	bnez	\tmp2, 2f
 	srli	\tmp2, \tmp1, 16		/* HARDIRQ_MASK */
 	andi	\tmp2, \tmp2, 0xf
 	beqz	\tmp2, 1f
