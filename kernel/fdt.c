@@ -78,7 +78,7 @@ static bool compatible_with(const struct node *n, const char *want)
 		return false;
 	end = s + n->compat_len;
 	while (s < end) {
-		if (!strcmp(s, want))
+		if (s[0] == want[0] && !strcmp(s, want))
 			return true;
 		s += strlen(s) + 1;
 	}

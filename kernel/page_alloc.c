@@ -108,6 +108,56 @@ void *alloc_page(void)
 	return alloc_pages(1);
 }
 
+/*
+ * Take the free pages of [i, end) until got reaches n; the new got.
+ * The next search starts where this one stopped.
+ */
+static unsigned long take_free(unsigned long i, unsigned long end,
+			       void **pages, unsigned long got,
+			       unsigned long n)
+{
+	unsigned long k, p;
+
+	while (i < end && got < n) {
+		if (!(i % 64) && !bitmap[i / 64]) {
+			/* A free word: as many of its pages as wanted at once */
+			k = min(n - got, min(64UL, end - i));
+			mark(i, k, true);
+			i += k;
+			for (p = base + (i - k) * PAGE_SIZE; k; k--, p += PAGE_SIZE)
+				pages[got++] = (void *)p;
+		} else {
+			if (!page_used(i)) {
+				bitmap[i / 64] |= 1ULL << (i % 64);
+				pages[got++] = (void *)(base + i * PAGE_SIZE);
+			}
+			i++;
+		}
+	}
+	hint = i;
+	return got;
+}
+
+/*
+ * Linux's alloc_pages_bulk_array: up to n pages, each its own, into
+ * pages[], in one pass of the lock and the bitmap (first fit from hint,
+ * then from 0). Returns how many; an injected failure gives none.
+ */
+unsigned long alloc_pages_bulk(unsigned long n, void **pages)
+{
+	unsigned long flags = spin_lock_irqsave(&page_lock);
+	unsigned long got = 0, start = hint;
+
+	if (!should_fail(&fail_page_alloc)) {
+		got = take_free(start, npages, pages, 0, n);
+		if (got < n)
+			got = take_free(0, start, pages, got, n);
+	}
+	nfree -= got;
+	spin_unlock_irqrestore(&page_lock, flags);
+	return got;
+}
+
 void free_page(void *p)
 {
 	free_pages(p, 1);

@@ -24,21 +24,16 @@ _start:
 	amoswap.w t1, t1, (t0)
 	bnez	t1, .Lmisrouted_secondary
 	/*
-	 * clear .bss: nothing in C may run before this. 64 bytes a turn
-	 * (linker.ld aligns both ends to 64): it is over 200 KiB.
+	 * clear .bss: nothing in C may run before this. 128 bytes a turn
+	 * (linker.ld aligns both ends to 128): it is tens of KiB.
 	 */
 	la	t0, _bss
 	la	t1, _ebss
 1:	bgeu	t0, t1, 2f
-	sd	zero, 0(t0)
-	sd	zero, 8(t0)
-	sd	zero, 16(t0)
-	sd	zero, 24(t0)
-	sd	zero, 32(t0)
-	sd	zero, 40(t0)
-	sd	zero, 48(t0)
-	sd	zero, 56(t0)
-	addi	t0, t0, 64
+	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120
+	sd	zero, \off(t0)
+	.endr
+	addi	t0, t0, 128
 	j	1b
 2:	la	t0, kernel_start_instret
 	sd	s1, 0(t0)

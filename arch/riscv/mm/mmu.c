@@ -80,12 +80,15 @@ static void map(unsigned long va, unsigned long pa, int level,
 	walk(va, level)[vpn(va, level)] = mkpte(pa, prot);
 }
 
-/* Megapages where they fit; 4 KiB pages fill one leaf table per walk. */
+/*
+ * Megapages where they fit; 4 KiB pages fill one leaf table per walk,
+ * each entry the one before it plus a page.
+ */
 static void map_range(unsigned long start, unsigned long end,
 		      unsigned long prot)
 {
 	unsigned long a = start, stop;
-	pte_t *leaf;
+	pte_t *pte, e;
 
 	while (a < end) {
 		if (!(a & (MEGA - 1)) && a + MEGA <= end) {
@@ -93,10 +96,11 @@ static void map_range(unsigned long start, unsigned long end,
 			a += MEGA;
 			continue;
 		}
-		leaf = walk(a, 0);
+		pte = &walk(a, 0)[vpn(a, 0)];
+		e = mkpte(a, prot);
 		stop = min(end, ALIGN_UP(a + 1, MEGA));
-		for (; a < stop; a += PAGE_SIZE)
-			leaf[vpn(a, 0)] = mkpte(a, prot);
+		for (; a < stop; a += PAGE_SIZE, e += mkpte(PAGE_SIZE, 0))
+			*pte++ = e;
 	}
 }
 
