@@ -59,7 +59,7 @@ struct ftrace_ops {
 	struct ftrace_ops_hash local_hash;
 	struct ftrace_ops_hash *func_hash;
 	/*
-	 * An assembly fast path (arch/riscv/kernel/mcount-dyn.S) that the
+	 * An assembly fast path (arch/riscv/kernel/ftrace_fast.S) that the
 	 * trampoline runs instead of saving registers and calling func,
 	 * while this ops is the only one and ftrace_call calls its func;
 	 * NULL for none. It may hand the call back to func.

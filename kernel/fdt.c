@@ -44,7 +44,7 @@ struct cursor {
 	const u8 *p, *end;
 	const char *strings;
 	u32 strings_size;
-	bool strings_end;		/* the block ends in a NUL, as it should */
+	bool strings_end;		/* the block ends in a NUL */
 };
 
 static u32 be32(const void *p)

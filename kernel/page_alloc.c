@@ -120,11 +120,11 @@ static unsigned long take_free(unsigned long i, unsigned long end,
 
 	while (i < end && got < n) {
 		if (!(i % 64) && !bitmap[i / 64]) {
-			/* A free word: as many of its pages as wanted at once */
+			/* A free word: all its pages wanted at once */
 			k = min(n - got, min(64UL, end - i));
 			mark(i, k, true);
-			i += k;
-			for (p = base + (i - k) * PAGE_SIZE; k; k--, p += PAGE_SIZE)
+			p = base + i * PAGE_SIZE;
+			for (i += k; k; k--, p += PAGE_SIZE)
 				pages[got++] = (void *)p;
 		} else {
 			if (!page_used(i)) {

@@ -78,7 +78,7 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 			       unsigned int mode)
 {
 	struct inode *inode;
-	size_t len = strnlen(name, NAME_MAX);	/* found once, used thrice */
+	size_t len = strnlen(name, NAME_MAX);	/* once, for three uses */
 
 	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name, len))
 		return NULL;

@@ -7,9 +7,10 @@
 
 /*
  * memset and memcpy move 8 bytes a store once the pointers are aligned,
- * 32 a loop turn (memcpy 4 where only that alignment is shared): boot zeroes tens of KiB (page tables, ring-buffer
- * pages, kzalloc), a byte at a time four instructions each. The host
- * test (tests/host/test_string.c) calls them beside libc's.
+ * 32 a loop turn (memcpy 4 where only that alignment is shared): boot
+ * zeroes tens of KiB (page tables, ring-buffer pages, kzalloc), a byte
+ * at a time four instructions each. The host test
+ * (tests/host/test_string.c) calls them beside libc's.
  */
 #ifdef HOST_TEST
 #define memset	kernel_memset

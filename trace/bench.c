@@ -389,7 +389,8 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	report_int(out, "sites", ftrace_nr_records());
 	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
 	report_int(out, "boot_insns_to_prompt", boot_instret);
-	report_int(out, "kernel_boot_insns", boot_instret - kernel_start_instret);
+	report_int(out, "kernel_boot_insns",
+		   boot_instret - kernel_start_instret);
 	if (ftrace_nr_records())
 		report(out, "ftrace_init_insns_per_site",
 		       ftrace_update_time_insns() * 100 / ftrace_nr_records());

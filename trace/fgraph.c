@@ -77,28 +77,33 @@ static struct ftrace_ops graph_ops = {
 	.name = "fgraph",
 };
 
-/* return_to_handler's fast path (mcount-dyn.S), NULL for none. */
+/* return_to_handler's fast path (ftrace_fast.S), NULL for none. */
 void *fgraph_fast_return;
+static DEFINE_SPINLOCK(fast_paths_lock);
 
 /*
  * The user's fast paths for the trace clock, while graph tracing is on.
- * A CPU in one runs with interrupts masked, so the stop_machine that
- * unregistering runs waits it out, as it does the C callbacks.
+ * Whoever changes what they depend on calls this after: the lock makes
+ * the last call see every change. A CPU in a fast path runs with
+ * interrupts masked, so the stop_machine that unregistering runs waits
+ * it out, as it does the C callbacks.
  */
 void fgraph_update_fast_paths(void)
 {
-	struct fgraph_ops *gops = graph_ops_current;
-	enum trace_clock_id id = graph_clock_id;
+	unsigned long flags = spin_lock_irqsave(&fast_paths_lock);
+	struct fgraph_ops *gops = READ_ONCE(graph_ops_current);
+	enum trace_clock_id id = READ_ONCE(graph_clock_id);
 	void *entry = NULL, *ret = NULL;
 
-	if (gops && ftrace_graph_active && id < TRACE_CLOCK_NR) {
-		if (gops->fast_entry)
+	if (gops && READ_ONCE(ftrace_graph_active) && id < TRACE_CLOCK_NR) {
+		if (READ_ONCE(gops->fast_entry))
 			entry = gops->fast_entry[id];
 		if (gops->fast_return)
 			ret = gops->fast_return[id];
 	}
 	WRITE_ONCE(graph_ops.fast_path, entry);
 	WRITE_ONCE(fgraph_fast_return, ret);
+	spin_unlock_irqrestore(&fast_paths_lock, flags);
 }
 
 /*

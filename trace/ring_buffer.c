@@ -89,7 +89,7 @@ struct ring_buffer_per_cpu {
 	u64 write_stamp;		/* time of the last event reserved */
 	struct buffer_page *commit_page;
 	struct trace_buffer *buffer;
-	u8 clock_id;			/* enum trace_clock_id, read inline */
+	u8 clock_id;			/* enum trace_clock_id, inline */
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
 	unsigned long dropped_events;
@@ -120,7 +120,8 @@ struct trace_buffer {
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,
 	       "ring_buffer_recording reads the first word");
 _Static_assert(offsetof(struct trace_buffer, buffers) == RB_BUFFERS &&
-	       offsetof(struct ring_buffer_per_cpu, tail_page) == RB_TAIL_PAGE &&
+	       offsetof(struct ring_buffer_per_cpu, tail_page) ==
+	       RB_TAIL_PAGE &&
 	       offsetof(struct ring_buffer_per_cpu, committing) ==
 	       RB_COMMITTING &&
 	       offsetof(struct ring_buffer_per_cpu, write_stamp) ==
@@ -537,8 +538,8 @@ static __always_inline void rb_write_end(struct ring_buffer_per_cpu *cpu_buffer,
 }
 
 /*
- * The writers below need no frame of their own, and their copy loop
- * must stay a loop: GCC would make a call to memcpy of it.
+ * The writers below need no frame of their own, and ring_buffer_write's
+ * copy loop must stay a loop: GCC would make a call to memcpy of it.
  */
 #define RB_WRITER __attribute__((optimize("omit-frame-pointer", \
 					  "no-tree-loop-distribute-patterns")))
@@ -1146,7 +1147,7 @@ static void rb_free_slots(struct buffer_page *pages, unsigned long n)
 	kfree(pages);
 }
 
-#define RB_ALLOC_BATCH	64
+#define RB_ALLOC_BATCH	64UL
 
 /*
  * A ring of n slots, each with a fresh data page, the pages taken
@@ -1162,8 +1163,7 @@ static struct buffer_page *rb_alloc_slots(unsigned long n)
 	if (!pages)
 		return NULL;
 	while (i < n) {
-		got = alloc_pages_bulk(min(n - i, (unsigned long)RB_ALLOC_BATCH),
-				       batch);
+		got = alloc_pages_bulk(min(n - i, RB_ALLOC_BATCH), batch);
 		for (j = 0; j < got; j++, i++) {
 			pages[i].page = batch[j];
 			rb_reset_page(&pages[i]);

@@ -99,7 +99,8 @@ static void update_graph_filtered(void)
 
 	WRITE_ONCE(graph_filtered, filtered);
 #ifdef HAVE_FTRACE_FAST_PATH
-	WRITE_ONCE(funcgraph_ops.fast_entry, filtered ? NULL : graph_fast_entry);
+	WRITE_ONCE(funcgraph_ops.fast_entry,
+		   filtered ? NULL : graph_fast_entry);
 	fgraph_update_fast_paths();
 #endif
 }

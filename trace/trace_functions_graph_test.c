@@ -260,7 +260,8 @@ static void graph_events_in_contexts(struct kunit *t, bool c_way,
  */
 static void graph_test_fast_path_same_events(struct kunit *t)
 {
-	unsigned long site = ftrace_location((unsigned long)ftrace_test_target1);
+	unsigned long site =
+		ftrace_location((unsigned long)ftrace_test_target1);
 	u32 fast[2 * SELFTEST_CONTEXTS][3] = { { 0 } };
 	u32 slow[2 * SELFTEST_CONTEXTS][3] = { { 0 } };
 	int c;

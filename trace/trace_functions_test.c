@@ -300,7 +300,8 @@ static void fn_events_in_contexts(struct kunit *t, bool other_ops,
  */
 static void fn_test_fast_path_same_events(struct kunit *t)
 {
-	unsigned long site = ftrace_location((unsigned long)ftrace_test_target1);
+	unsigned long site =
+		ftrace_location((unsigned long)ftrace_test_target1);
 	u32 fast[SELFTEST_CONTEXTS][3] = { { 0 } };
 	u32 slow[SELFTEST_CONTEXTS][3] = { { 0 } };
 	int c;

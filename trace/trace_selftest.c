@@ -101,7 +101,8 @@ int tracing_selftest_consume(struct selftest_event *ev, int max)
 		while (n < max && (e = ring_buffer_consume(global_trace.buffer,
 							   cpu, &ts, NULL))) {
 			x.ts = ts;
-			memcpy(x.word, ring_buffer_event_data(e), sizeof(x.word));
+			memcpy(x.word, ring_buffer_event_data(e),
+			       sizeof(x.word));
 			for (i = n++; i > 0 && ev[i - 1].ts > x.ts; i--)
 				ev[i] = ev[i - 1];
 			ev[i] = x;

@@ -76,14 +76,14 @@
 	andi	\tmp2, \tmp2, 0xf
 	beqz	\tmp2, 1f
 	ori	\out, \out, FAST_CTX_HARDIRQ
-1:	andi	\tmp1, \tmp1, 0xff		/* PREEMPT_MASK, up to 15 */
+1:	andi	\tmp1, \tmp1, 0xff		/* PREEMPT_MASK */
 	sltiu	\tmp2, \tmp1, 16
 	bnez	\tmp2, 2f
 	li	\tmp1, 15
 2:	slli	\tmp1, \tmp1, FAST_CTX_PC_SHIFT
 	or	\out, \out, \tmp1
 3:	ori	\out, \out, FAST_CTX_IRQS_OFF | \type
-	andi	\tmp1, \sstatus, FAST_SR_SIE	/* irqs on: no irqs-off */
+	andi	\tmp1, \sstatus, FAST_SR_SIE	/* on: not irqs-off */
 	slli	\tmp1, \tmp1, FAST_CTX_IRQS_OFF_SHIFT
 	sub	\out, \out, \tmp1
 	lbu	\tmp1, CPU_NEED_RESCHED(tp)
@@ -319,14 +319,16 @@ ftrace_graph_entry_fast_\clock:
 	ld	t3, TRACE_ARRAY_FUNCTION_PIDS(t1)
 	bnez	t3, ftrace_caller_full
 	ld	t1, TRACE_ARRAY_BUFFER(t1)
-	ld	t1, 0(t1)			/* record_disabled: no hook */
-	bnez	t1, ftrace_fast_done
+	ld	t1, 0(t1)			/* record_disabled */
+	bnez	t1, ftrace_fast_done		/* then no hook */
 	addi	sp, sp, -16
 	sd	a0, 0(sp)
 	csrrci	t1, sstatus, FAST_SR_SIE
-	RB_RESERVE t5, t3, t6, t4, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
+	RB_RESERVE t5, t3, t6, t4, FAST_GRAPH_ENT_BYTES, \
+		   graph_entry_unmask_full
 	TRACE_CLOCK_\clock t3, t4
-	RB_STAMP t5, t6, t3, t4, a0, FAST_GRAPH_ENT_BYTES, graph_entry_unmask_full
+	RB_STAMP t5, t6, t3, t4, a0, FAST_GRAPH_ENT_BYTES, \
+		 graph_entry_unmask_full
 	FGRAPH_PUSH t3, a0, t4, 16
 	sw	t4, DPAGE_DATA+8(t6)
 	lw	t3, TASK_CURR_RET_DEPTH(t2)
@@ -358,12 +360,14 @@ ftrace_graph_return_fast_\clock:
 	andi	t1, t1, FAST_GRAPH_BITS
 	bnez	t1, return_to_handler_full
 	csrrci	t1, sstatus, FAST_SR_SIE
-	RB_RESERVE t5, a5, t6, a2, FAST_GRAPH_RET_BYTES, graph_return_unmask_full
+	RB_RESERVE t5, a5, t6, a2, FAST_GRAPH_RET_BYTES, \
+		   graph_return_unmask_full
 	ld	a2, RB_BUFFER(t5)
 	ld	a2, 0(a2)			/* record_disabled */
 	bnez	a2, graph_return_unmask_full
 	TRACE_CLOCK_\clock a2, a3
-	RB_STAMP t5, t6, a2, a3, a4, FAST_GRAPH_RET_BYTES, graph_return_unmask_full
+	RB_STAMP t5, t6, a2, a3, a4, FAST_GRAPH_RET_BYTES, \
+		 graph_return_unmask_full
 	ld	a3, RS_FUNC(t3)
 	sw	a3, DPAGE_DATA+8(t6)
 	lw	a3, TASK_CURR_RET_DEPTH(t2)
