@@ -46,9 +46,19 @@ struct fgraph_ops {
 	trace_func_graph_ent_t entryfunc;
 	trace_func_graph_ret_t retfunc;
 	struct ftrace_ops_hash *func_hash;
+	/*
+	 * The same two in assembly (arch/riscv/kernel/ftrace_fast.S), one
+	 * per trace clock, or NULL: the trampoline's fast path at entry,
+	 * return_to_handler's at return. A user clears fast_entry while
+	 * its entries need what only entryfunc does (filters), and calls
+	 * fgraph_update_fast_paths().
+	 */
+	void *const *fast_entry;
+	void *const *fast_return;
 };
 
 int register_ftrace_graph(struct fgraph_ops *gops);
+void fgraph_update_fast_paths(void);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
 void ftrace_graph_stop(void);
 size_t mm_bytes_less_ret_stacks(void);

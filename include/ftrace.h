@@ -58,6 +58,13 @@ struct ftrace_ops {
 	ftrace_func_t saved_func;		/* behind the RECURSION wrapper */
 	struct ftrace_ops_hash local_hash;
 	struct ftrace_ops_hash *func_hash;
+	/*
+	 * An assembly fast path (arch/riscv/kernel/ftrace_fast.S) that the
+	 * trampoline runs instead of saving registers and calling func,
+	 * while this ops is the only one and ftrace_call calls its func;
+	 * NULL for none. It may hand the call back to func.
+	 */
+	void *fast_path;
 };
 
 /* A patchable site (16 bytes): its address and what wants it. */
@@ -83,6 +90,8 @@ extern struct ftrace_ops *ftrace_ops_list;
 extern struct ftrace_ops ftrace_list_end;
 extern struct ftrace_ops *function_trace_op;
 extern ftrace_func_t ftrace_trace_function;
+/* What ftrace_call calls now (ftrace_trace_function is what it will). */
+extern ftrace_func_t saved_ftrace_func;
 extern int ftrace_enabled;
 extern struct mutex ftrace_lock;
 extern struct mutex text_mutex;

@@ -11,6 +11,6 @@
 void early_initcalls(void);
 void late_initcalls(void);
 __noreturn void cpu_idle(void);
-extern u64 boot_instret;
+extern u64 boot_instret, kernel_start_instret;
 
 #endif

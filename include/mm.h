@@ -16,6 +16,7 @@ extern char _text[], _etext[], _rodata[], _erodata[], _data[], _bss[],
 void page_alloc_init(unsigned long start, unsigned long end);
 void *alloc_pages(unsigned long n);
 void *alloc_page(void);
+unsigned long alloc_pages_bulk(unsigned long n, void **pages);
 void free_pages(void *p, unsigned long n);
 void free_page(void *p);
 unsigned long nr_free_pages(void);

@@ -59,6 +59,10 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 void ring_buffer_unlock_commit(struct trace_buffer *buffer);
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 		      const void *data);
+/* Fixed-size events of 3 and 5 words, passed in registers. */
+int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2);
+int ring_buffer_write5(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2,
+		       u32 w3, u32 w4);
 
 static inline void *ring_buffer_event_data(struct ring_buffer_event *event)
 {
@@ -86,6 +90,8 @@ void ring_buffer_record_enable(struct trace_buffer *buffer);
 void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on);
 
 void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void));
+/* A CPU's writer state, where the trampolines' fast paths write. */
+void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu);
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer);
 void ring_buffer_reset(struct trace_buffer *buffer);
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu);

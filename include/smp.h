@@ -34,6 +34,8 @@ struct cpu {
 	u64 ticks;			/* timer interrupts taken */
 	u64 irqs;			/* all interrupts taken */
 	u64 idle_ticks;
+	/* This CPU's part of the trace's ring buffer, for the trampolines */
+	void *trace_buffer;
 	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
 };
 

@@ -1,16 +1,65 @@
 /*
  * trace_clock.h: the clocks a trace can be stamped with
- * (trace/trace_clock.c), as listed in tracefs's trace_clock file.
+ * (trace/trace_clock.c), in the order tracefs's trace_clock file lists
+ * them. A writer reads one through trace_clock_read() with the id
+ * chosen when tracing starts: each is a few instructions inline, and
+ * the trampolines' fast paths (arch/riscv/kernel/mcount-dyn.S) read
+ * them the same way.
  */
 #ifndef _TRACE_CLOCK_H
 #define _TRACE_CLOCK_H
 
 #include "types.h"
+#include "asm/csr.h"
 
-u64 trace_clock_local_ticks(void); /* the time CSR itself, for `local` */
+enum trace_clock_id {
+	TRACE_CLOCK_LOCAL,	/* the time CSR, in its ticks */
+	TRACE_CLOCK_GLOBAL,	/* the same, never behind across harts */
+	TRACE_CLOCK_COUNTER,	/* an atomic event counter */
+	TRACE_CLOCK_INSTRET,	/* instructions retired by this hart */
+	TRACE_CLOCK_NR,		/* any other clock: a function to call */
+};
+
+/* global's last value, counter's: the assembly reads them too. */
+extern u64 trace_clock_global_last, trace_clock_counter_value;
+
+/*
+ * global: what the time CSR says, or later if any hart has read a
+ * later value (the harts' time CSRs may differ by a tick). One atomic
+ * maximum, where Linux's trace_clock_global takes a lock.
+ */
+static inline u64 __trace_clock_global(void)
+{
+	u64 now = rdtime(), last;
+
+	__asm__ __volatile__("amomaxu.d %0, %2, %1"
+			     : "=r"(last), "+A"(trace_clock_global_last)
+			     : "r"(now));
+	return now > last ? now : last;
+}
+
+static __always_inline u64 trace_clock_read(enum trace_clock_id id)
+{
+	switch (id) {
+	case TRACE_CLOCK_GLOBAL:
+		return __trace_clock_global();
+	case TRACE_CLOCK_COUNTER:
+		return __atomic_add_fetch(&trace_clock_counter_value, 1,
+					  __ATOMIC_RELAXED);
+	case TRACE_CLOCK_INSTRET:
+		return rdinstret();
+	default:
+		return rdtime();
+	}
+}
+
+/* The same as functions, for callers that keep a function pointer. */
+u64 trace_clock_local_ticks(void);
+u64 trace_clock_global(void);
+u64 trace_clock_counter(void);
+u64 trace_clock_instret(void);
 u64 trace_clock_ticks_to_ns(u64 ticks);
-u64 trace_clock_global(void);	/* ns, never behind across harts */
-u64 trace_clock_counter(void);	/* an atomic event counter */
-u64 trace_clock_instret(void);	/* instructions retired by this hart */
+/* The id of a clock function, TRACE_CLOCK_NR for any other. */
+enum trace_clock_id trace_clock_id_of(u64 (*clock)(void));
 
 #endif

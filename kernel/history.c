@@ -8,7 +8,8 @@
 #include "shell.h"
 #include "string.h"
 
-static char history[HISTORY_LINES][SHELL_LINE_MAX + 1];
+/* __noinit: a line is read only once history_add has written it. */
+static char history[HISTORY_LINES][SHELL_LINE_MAX + 1] __noinit;
 static int history_count;	/* lines ever added */
 
 void history_add(const char *line)

@@ -14,6 +14,7 @@
 #include "asm/csr.h"
 
 u64 boot_instret;	/* instructions retired when the prompt first shows */
+u64 kernel_start_instret;	/* and at _start, head.S's first instruction */
 
 static void banner(void)
 {

@@ -19,13 +19,20 @@ static bool page_used(unsigned long i)
 	return bitmap[i / 64] & (1ULL << (i % 64));
 }
 
+/* A word of the bitmap at a time: boot takes hundreds of pages at once. */
 static void mark(unsigned long i, unsigned long n, bool used)
 {
-	for (; n; n--, i++) {
+	unsigned long bit, k;
+	u64 m;
+
+	for (; n; i += k, n -= k) {
+		bit = i % 64;
+		k = min(n, 64 - bit);
+		m = (k == 64 ? ~0ULL : (1ULL << k) - 1) << bit;
 		if (used)
-			bitmap[i / 64] |= 1ULL << (i % 64);
+			bitmap[i / 64] |= m;
 		else
-			bitmap[i / 64] &= ~(1ULL << (i % 64));
+			bitmap[i / 64] &= ~m;
 	}
 }
 
@@ -44,15 +51,22 @@ void page_alloc_init(unsigned long start, unsigned long end)
 	hint = map_pages;
 }
 
+/* First fit from hint, then from 0; a free word is 64 pages at once. */
 static long find_run(unsigned long n)
 {
 	unsigned long i, run = 0, pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = pass ? 0 : hint, run = 0; i < npages; i++) {
-			run = page_used(i) ? 0 : run + 1;
-			if (run == n)
-				return i + 1 - n;
+		for (i = pass ? 0 : hint, run = 0; i < npages;) {
+			if (!(i % 64) && i + 64 <= npages && !bitmap[i / 64]) {
+				run += 64;
+				i += 64;
+			} else {
+				run = page_used(i) ? 0 : run + 1;
+				i++;
+			}
+			if (run >= n)
+				return i - run;
 		}
 	}
 	return -1;
@@ -92,6 +106,56 @@ void free_pages(void *p, unsigned long n)
 void *alloc_page(void)
 {
 	return alloc_pages(1);
+}
+
+/*
+ * Take the free pages of [i, end) until got reaches n; the new got.
+ * The next search starts where this one stopped.
+ */
+static unsigned long take_free(unsigned long i, unsigned long end,
+			       void **pages, unsigned long got,
+			       unsigned long n)
+{
+	unsigned long k, p;
+
+	while (i < end && got < n) {
+		if (!(i % 64) && !bitmap[i / 64]) {
+			/* A free word: all its pages wanted at once */
+			k = min(n - got, min(64UL, end - i));
+			mark(i, k, true);
+			p = base + i * PAGE_SIZE;
+			for (i += k; k; k--, p += PAGE_SIZE)
+				pages[got++] = (void *)p;
+		} else {
+			if (!page_used(i)) {
+				bitmap[i / 64] |= 1ULL << (i % 64);
+				pages[got++] = (void *)(base + i * PAGE_SIZE);
+			}
+			i++;
+		}
+	}
+	hint = i;
+	return got;
+}
+
+/*
+ * Linux's alloc_pages_bulk_array: up to n pages, each its own, into
+ * pages[], in one pass of the lock and the bitmap (first fit from hint,
+ * then from 0). Returns how many; an injected failure gives none.
+ */
+unsigned long alloc_pages_bulk(unsigned long n, void **pages)
+{
+	unsigned long flags = spin_lock_irqsave(&page_lock);
+	unsigned long got = 0, start = hint;
+
+	if (!should_fail(&fail_page_alloc)) {
+		got = take_free(start, npages, pages, 0, n);
+		if (got < n)
+			got = take_free(0, start, pages, got, n);
+	}
+	nfree -= got;
+	spin_unlock_irqrestore(&page_lock, flags);
+	return got;
 }
 
 void free_page(void *p)

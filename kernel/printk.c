@@ -17,7 +17,7 @@
 #define LOG_SIZE	(64 * 1024)
 
 int console_loglevel = 7;
-static char log_buf[LOG_SIZE];
+static char log_buf[LOG_SIZE] __noinit;	/* read below log_len only */
 static size_t log_len;		/* total bytes ever written */
 static DEFINE_SPINLOCK(log_lock);
 

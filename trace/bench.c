@@ -142,6 +142,24 @@ static u64 read_stat(int cpu, const char *field)
 	return v;
 }
 
+/* The function tracer with each trace clock, local last (the default). */
+static void bench_function_clocks(struct shell_out *out, u64 base)
+{
+	static const char *const clocks[] = {
+		"global", "counter", "instret", "local",
+	};
+	char key[48];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (sh_echo(TRACING "trace_clock", false, clocks[i]))
+			continue;
+		snprintf(key, sizeof(key), "function_clock_%s_insns_per_call",
+			 clocks[i]);
+		report(out, key, extra_per_call(base));
+	}
+}
+
 static void bench_function(struct shell_out *out, u64 base)
 {
 	u64 sw, before;
@@ -157,6 +175,7 @@ static void bench_function(struct shell_out *out, u64 base)
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
 	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
+	bench_function_clocks(out, base);
 	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));
 	sh_echo(TRACING "tracing_on", false, "1");
@@ -222,15 +241,16 @@ static u64 median_per_call(u64 *v)
 
 /*
  * The ring buffer alone, on a buffer of its own: a function event's 12
- * bytes written whole, then reserved, filled and committed. Per event,
- * the call and the loop included; each batch starts on an empty buffer.
+ * bytes written whole, from memory and from registers, then reserved,
+ * filled and committed. Per event, the call and the loop included;
+ * each batch starts on an empty buffer.
  */
 static void bench_ring_buffer(struct shell_out *out)
 {
 	struct trace_buffer *buffer = ring_buffer_alloc(8 * PAGE_SIZE, nr_cpus);
 	u32 data[3] = { 0, 0, 0 };
 	struct ring_buffer_event *event;
-	u64 write[BATCHES], reserve[BATCHES], start;
+	u64 write[BATCHES], write3[BATCHES], reserve[BATCHES], start;
 	unsigned long flags;
 	int b, i;
 
@@ -245,6 +265,11 @@ static void bench_ring_buffer(struct shell_out *out)
 		write[b] = rdinstret() - start;
 		ring_buffer_reset(buffer);
 		start = rdinstret();
+		for (i = 0; i < BATCH; i++)
+			ring_buffer_write3(buffer, i, i, i);
+		write3[b] = rdinstret() - start;
+		ring_buffer_reset(buffer);
+		start = rdinstret();
 		for (i = 0; i < BATCH; i++) {
 			event = ring_buffer_lock_reserve(buffer, sizeof(data));
 			memcpy(ring_buffer_event_data(event), data,
@@ -256,6 +281,7 @@ static void bench_ring_buffer(struct shell_out *out)
 	}
 	ring_buffer_free(buffer);
 	report(out, "rb_write_insns_per_event", median_per_call(write));
+	report(out, "rb_write3_insns_per_event", median_per_call(write3));
 	report(out, "rb_reserve_commit_insns_per_event",
 	       median_per_call(reserve));
 }
@@ -409,6 +435,8 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	report_int(out, "sites", ftrace_nr_records());
 	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
 	report_int(out, "boot_insns_to_prompt", boot_instret);
+	report_int(out, "kernel_boot_insns",
+		   boot_instret - kernel_start_instret);
 	if (ftrace_nr_records())
 		report(out, "ftrace_init_insns_per_site",
 		       ftrace_update_time_insns() * 100 / ftrace_nr_records());

@@ -22,6 +22,24 @@
 #include "shell.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
+#include "asm/asm-offsets.h"
+
+_Static_assert(offsetof(struct task, ret_stack) == TASK_RET_STACK &&
+	       offsetof(struct task, curr_ret_stack) == TASK_CURR_RET_STACK &&
+	       offsetof(struct task, curr_ret_depth) == TASK_CURR_RET_DEPTH &&
+	       offsetof(struct task, tracing_graph_pause) ==
+	       TASK_GRAPH_PAUSE &&
+	       offsetof(struct task, trace_recursion) ==
+	       TASK_TRACE_RECURSION &&
+	       offsetof(struct ftrace_ret_stack, ret) == RS_RET &&
+	       offsetof(struct ftrace_ret_stack, func) == RS_FUNC &&
+	       offsetof(struct ftrace_ret_stack, calltime) == RS_CALLTIME &&
+	       offsetof(struct ftrace_ret_stack, fp) == RS_FP &&
+	       offsetof(struct ftrace_ret_stack, retp) == RS_RETP &&
+	       sizeof(struct ftrace_ret_stack) == 40 &&
+	       FTRACE_RETFUNC_DEPTH == FAST_RETFUNC_DEPTH &&
+	       offsetof(struct cpu, trace_buffer) == CPU_TRACE_BUFFER,
+	       "asm-offsets: fgraph's fast paths");
 
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
@@ -30,34 +48,64 @@ static struct fgraph_ops *graph_ops_current;
 static unsigned long unbalanced;
 /*
  * calltime and rettime: the trace's clock, so durations are in its
- * units. NULL is the default, the time CSR, read inline.
+ * units, read inline (local, the time CSR, by default).
  */
-static u64 (*graph_clock)(void);
+enum trace_clock_id graph_clock_id;
 
 static inline u64 fgraph_clock(void)
 {
-	u64 (*clock)(void) = READ_ONCE(graph_clock);
+	enum trace_clock_id id = READ_ONCE(graph_clock_id);
 
-	return likely(!clock) ? rdtime() : clock();
+	return likely(id == TRACE_CLOCK_LOCAL) ? rdtime() :
+						 trace_clock_read(id);
 }
 
+/* One of trace_clock's clocks (tracing_set_clock's). */
 void ftrace_graph_set_clock(u64 (*clock)(void))
 {
-	if (clock == trace_clock_local_ticks)
-		clock = NULL;
-	WRITE_ONCE(graph_clock, clock);
+	WRITE_ONCE(graph_clock_id, trace_clock_id_of(clock));
+	fgraph_update_fast_paths();
 }
 
 /*
  * Its own ops, so the sites it needs are counted like anyone's. Its
- * function is the trampolines' one-instruction ftrace_stub: the work is
- * done at ftrace_graph_call.
+ * function is a one-instruction stub (mcount-dyn.S): the work is done
+ * at ftrace_graph_call, or by the user's fast entry.
  */
 static struct ftrace_ops graph_ops = {
-	.func = ftrace_stub,
+	.func = ftrace_graph_stub,
 	.flags = FTRACE_OPS_FL_STUB,
 	.name = "fgraph",
 };
+
+/* return_to_handler's fast path (ftrace_fast.S), NULL for none. */
+void *fgraph_fast_return;
+static DEFINE_SPINLOCK(fast_paths_lock);
+
+/*
+ * The user's fast paths for the trace clock, while graph tracing is on.
+ * Whoever changes what they depend on calls this after: the lock makes
+ * the last call see every change. A CPU in a fast path runs with
+ * interrupts masked, so the stop_machine that unregistering runs waits
+ * it out, as it does the C callbacks.
+ */
+void fgraph_update_fast_paths(void)
+{
+	unsigned long flags = spin_lock_irqsave(&fast_paths_lock);
+	struct fgraph_ops *gops = READ_ONCE(graph_ops_current);
+	enum trace_clock_id id = READ_ONCE(graph_clock_id);
+	void *entry = NULL, *ret = NULL;
+
+	if (gops && READ_ONCE(ftrace_graph_active) && id < TRACE_CLOCK_NR) {
+		if (READ_ONCE(gops->fast_entry))
+			entry = gops->fast_entry[id];
+		if (gops->fast_return)
+			ret = gops->fast_return[id];
+	}
+	WRITE_ONCE(graph_ops.fast_path, entry);
+	WRITE_ONCE(fgraph_fast_return, ret);
+	spin_unlock_irqrestore(&fast_paths_lock, flags);
+}
 
 /*
  * The entry and return paths run at every hooked call: their helpers
@@ -463,6 +511,8 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 							 &graph_ops.local_hash;
 		ftrace_graph_active = true;
 		ret = ftrace_startup_graph(&graph_ops, true);
+		if (!ret)
+			fgraph_update_fast_paths();
 	}
 	if (ret) {
 		ftrace_graph_active = false;
@@ -477,6 +527,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	if (graph_ops_current != gops)
 		return;
 	ftrace_graph_active = false;
+	fgraph_update_fast_paths();
 	ftrace_startup_graph(&graph_ops, false);
 	graph_ops_current = NULL;
 	free_ret_stacks();
@@ -518,4 +569,5 @@ size_t mm_bytes_less_ret_stacks(void)
 void ftrace_graph_stop(void)
 {
 	ftrace_graph_active = false;
+	fgraph_update_fast_paths();
 }

@@ -89,7 +89,8 @@ static void fib_call_tree(struct kunit *t)
 
 static void one_graph_at_a_time(struct kunit *t)
 {
-	struct fgraph_ops other = { count_entry, count_return, NULL };
+	struct fgraph_ops other = { .entryfunc = count_entry,
+				    .retfunc = count_return };
 
 	reset_counts(NULL);
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&counting_gops), 0);
@@ -257,7 +258,8 @@ static void filter_beside_other_ops(struct kunit *t)
 {
 	struct ftrace_ops other = { .func = count_function, .name = "other" };
 	struct ftrace_ops graph_hashes = { .name = "graph hashes" };
-	struct fgraph_ops gops = { count_entry, count_return, NULL };
+	struct fgraph_ops gops = { .entryfunc = count_entry,
+				   .retfunc = count_return };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
@@ -311,8 +313,8 @@ static void return_in_preemptible(struct ftrace_graph_ret *trace)
 /* include/ftrace.h: every callback runs non-preemptible, returns too. */
 static void callbacks_not_preemptible(struct kunit *t)
 {
-	struct fgraph_ops gops = { entry_in_preemptible,
-				   return_in_preemptible, NULL };
+	struct fgraph_ops gops = { .entryfunc = entry_in_preemptible,
+				   .retfunc = return_in_preemptible };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
@@ -424,7 +426,8 @@ static int count_hooks(const unsigned long *ras, int n)
 static void backtrace_through_tail_call(struct kunit *t)
 {
 	struct ftrace_ops ops = { .func = walk_at_site, .name = "walk" };
-	struct fgraph_ops gops = { hook_tail_chain, count_return, NULL };
+	struct fgraph_ops gops = { .entryfunc = hook_tail_chain,
+				   .retfunc = count_return };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);

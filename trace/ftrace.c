@@ -54,7 +54,7 @@ int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
-static ftrace_func_t saved_ftrace_func = ftrace_stub;
+ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 static struct ftrace_page *ftrace_pages_start;
@@ -546,9 +546,16 @@ static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
 	update_function_graph_func();
-	if (update)
+	if (update) {
+		/*
+		 * Before the list function: the trampoline's fast path
+		 * runs only while ftrace_call calls the ops' own func, and
+		 * live, the other harts see this store by step 1's end.
+		 */
+		WRITE_ONCE(saved_ftrace_func, ftrace_ops_list_func);
 		check_arch(ftrace_update_ftrace_func(ftrace_ops_list_func),
 			   "ftrace_call");
+	}
 	if (u->swap.dst)
 		WRITE_ONCE(*u->swap.dst, u->swap.hash);
 	if (u->command & FTRACE_UPDATE_CALLS)
@@ -559,7 +566,7 @@ static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 			   "ftrace_call");
 	}
 	if (update)
-		saved_ftrace_func = ftrace_trace_function;
+		WRITE_ONCE(saved_ftrace_func, ftrace_trace_function);
 	if (u->command & FTRACE_START_FUNC_RET)
 		check_arch(ftrace_enable_ftrace_graph_caller(),
 			   "ftrace_graph_call");

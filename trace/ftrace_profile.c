@@ -25,7 +25,9 @@
 #include "printk.h"
 #include "printf.h"
 #include "fgraph.h"
+#include "trace_clock.h"
 #include "trace.h"
+#include "asm/asm-offsets.h"
 
 #define FTRACE_PROFILE_HASH_BITS	10
 #define FTRACE_PROFILE_HASH_SIZE	(1 << FTRACE_PROFILE_HASH_BITS)
@@ -36,16 +38,32 @@ struct ftrace_profile_stat {
 	unsigned long nr_records, used;
 };
 
-static struct ftrace_profile_stat ftrace_profile_stats[NR_CPUS];
+/* The trampolines' fast paths (ftrace_fast.S) read these three too. */
+struct ftrace_profile_stat ftrace_profile_stats[NR_CPUS];
 static DEFINE_MUTEX(ftrace_profile_lock);
-static int ftrace_profile_enabled;
+int ftrace_profile_enabled;
+
+_Static_assert(offsetof(struct ftrace_profile_stat, hash) == PSTAT_HASH &&
+	       sizeof(struct ftrace_profile_stat) == 1 << PSTAT_SHIFT &&
+	       FTRACE_PROFILE_HASH_SIZE == PROFILE_HASH_SIZE &&
+	       offsetof(struct ftrace_profile, next) == PROFILE_NEXT &&
+	       offsetof(struct ftrace_profile, ip) == PROFILE_IP &&
+	       offsetof(struct ftrace_profile, counter) == PROFILE_COUNTER &&
+	       offsetof(struct ftrace_profile, time) == PROFILE_TIME &&
+	       offsetof(struct ftrace_profile, time_squared) ==
+	       PROFILE_TIME_SQUARED,
+	       "asm-offsets: the profiler's fast paths");
 
 /* ---- the hot path ------------------------------------------------------- */
 
+/*
+ * Sites are 4-aligned, and functions of a few dozen bytes at least:
+ * the ip's low bits above those spread them well enough.
+ */
 static struct ftrace_profile **profile_bucket(struct ftrace_profile_stat *stat,
 					      unsigned long ip)
 {
-	return &stat->hash[ftrace_hash_ip(ip, FTRACE_PROFILE_HASH_BITS)];
+	return &stat->hash[(ip >> 2) & (FTRACE_PROFILE_HASH_SIZE - 1)];
 }
 
 static struct ftrace_profile *
@@ -135,11 +153,35 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 	local_irq_restore(flags);
 }
 
-/* Linux's graph_ops shares global_ops's hashes: set_ftrace_filter's. */
+#ifdef HAVE_FTRACE_FAST_PATH
+static void *const profile_fast_entry[TRACE_CLOCK_NR] = {
+	[TRACE_CLOCK_LOCAL] = ftrace_profile_entry_fast_local,
+	[TRACE_CLOCK_GLOBAL] = ftrace_profile_entry_fast_global,
+	[TRACE_CLOCK_COUNTER] = ftrace_profile_entry_fast_counter,
+	[TRACE_CLOCK_INSTRET] = ftrace_profile_entry_fast_instret,
+};
+
+static void *const profile_fast_return[TRACE_CLOCK_NR] = {
+	[TRACE_CLOCK_LOCAL] = ftrace_profile_return_fast_local,
+	[TRACE_CLOCK_GLOBAL] = ftrace_profile_return_fast_global,
+	[TRACE_CLOCK_COUNTER] = ftrace_profile_return_fast_counter,
+	[TRACE_CLOCK_INSTRET] = ftrace_profile_return_fast_instret,
+};
+#endif
+
+/*
+ * Linux's graph_ops shares global_ops's hashes: set_ftrace_filter's.
+ * The fast paths count a hit of a function seen before on this CPU,
+ * and add a return's time; the rest comes here.
+ */
 static struct fgraph_ops fprofiler_ops = {
 	.entryfunc = profile_graph_entry,
 	.retfunc = profile_graph_return,
 	.func_hash = &global_trace.ops.local_hash,
+#ifdef HAVE_FTRACE_FAST_PATH
+	.fast_entry = profile_fast_entry,
+	.fast_return = profile_fast_return,
+#endif
 };
 
 /* ---- enabling ------------------------------------------------------------ */
@@ -175,7 +217,9 @@ static void ftrace_profile_alloc_cpu(struct ftrace_profile_stat *stat)
 
 /*
  * Linux's ftrace_profile_write: nonzero is on. Only a change does
- * anything; turning on starts the counts over.
+ * anything; turning on starts the counts over. The profiler is on
+ * before its callbacks and off after them: the fast paths, which do
+ * not look, count nothing it would not.
  */
 int ftrace_profile_set_enabled(bool enable)
 {
@@ -184,13 +228,14 @@ int ftrace_profile_set_enabled(bool enable)
 	mutex_lock(&ftrace_profile_lock);
 	if (enable && !ftrace_profile_enabled) {
 		ftrace_profile_reset_all();
+		WRITE_ONCE(ftrace_profile_enabled, 1);
 		ret = register_ftrace_graph(&fprofiler_ops);
-		if (!ret)
-			WRITE_ONCE(ftrace_profile_enabled, 1);
+		if (ret)
+			WRITE_ONCE(ftrace_profile_enabled, 0);
 	} else if (!enable && ftrace_profile_enabled) {
-		WRITE_ONCE(ftrace_profile_enabled, 0);
 		/* stop_machine inside: no CPU is left in a callback. */
 		unregister_ftrace_graph(&fprofiler_ops);
+		WRITE_ONCE(ftrace_profile_enabled, 0);
 	}
 	mutex_unlock(&ftrace_profile_lock);
 	return ret;

@@ -95,7 +95,8 @@ static void other_return(struct ftrace_graph_ret *trace)
 /* fgraph has one user: the profiler and another refuse each other. */
 static void profile_one_graph_user(struct kunit *t)
 {
-	struct fgraph_ops other = { other_entry, other_return, NULL };
+	struct fgraph_ops other = { .entryfunc = other_entry,
+				    .retfunc = other_return };
 
 	KUNIT_EXPECT_EQ(t, register_ftrace_graph(&other), 0);
 	KUNIT_EXPECT_EQ(t, profile_fib(), -EBUSY);

@@ -43,6 +43,7 @@
 #include "trace_clock.h"
 #include "ring_buffer.h"
 #include "asm/csr.h"
+#include "asm/asm-offsets.h"
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define RB_EVNT_HDR_SIZE	4
@@ -79,12 +80,16 @@ struct rb_cursor {
 };
 
 struct ring_buffer_per_cpu {
-	/* The writer's (this CPU). */
+	/*
+	 * The writer's (this CPU). The trampolines' fast paths write events
+	 * too: see asm/asm-offsets.h for what they read.
+	 */
 	struct buffer_page *tail_page;
 	unsigned long committing;	/* open reservations, nested */
 	u64 write_stamp;		/* time of the last event reserved */
-	bool time_csr_clock;		/* the clock is rdtime: read it inline */
 	struct buffer_page *commit_page;
+	struct trace_buffer *buffer;
+	u8 clock_id;			/* enum trace_clock_id, inline */
 	u64 tail_num, commit_num;
 	unsigned long commit_overrun;
 	unsigned long dropped_events;
@@ -98,7 +103,6 @@ struct ring_buffer_per_cpu {
 	unsigned long rd_overrun;	/* overrun already reported */
 	void *event_buf;		/* BUF_PAGE_SIZE, for copies */
 	int resize_disabled;		/* open iterators */
-	struct trace_buffer *buffer;
 	struct buffer_page *pages;
 	unsigned long nr_pages;
 	int cpu;
@@ -115,6 +119,23 @@ struct trace_buffer {
 
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,
 	       "ring_buffer_recording reads the first word");
+_Static_assert(offsetof(struct trace_buffer, buffers) == RB_BUFFERS &&
+	       offsetof(struct ring_buffer_per_cpu, tail_page) ==
+	       RB_TAIL_PAGE &&
+	       offsetof(struct ring_buffer_per_cpu, committing) ==
+	       RB_COMMITTING &&
+	       offsetof(struct ring_buffer_per_cpu, write_stamp) ==
+	       RB_WRITE_STAMP &&
+	       offsetof(struct ring_buffer_per_cpu, commit_page) ==
+	       RB_COMMIT_PAGE &&
+	       offsetof(struct ring_buffer_per_cpu, buffer) == RB_BUFFER &&
+	       offsetof(struct buffer_page, write) == BPAGE_WRITE &&
+	       offsetof(struct buffer_page, entries) == BPAGE_ENTRIES &&
+	       offsetof(struct buffer_page, end) == BPAGE_END &&
+	       offsetof(struct buffer_page, page) == BPAGE_PAGE &&
+	       offsetof(struct buffer_data_page, commit) == DPAGE_COMMIT &&
+	       offsetof(struct buffer_data_page, data) == DPAGE_DATA,
+	       "asm-offsets: the trampolines' event writers");
 
 struct ring_buffer_iter {
 	struct ring_buffer_per_cpu *cpu_buffer;
@@ -291,6 +312,18 @@ rb_move_tail(struct ring_buffer_per_cpu *cpu_buffer,
 	return rb_advance_tail(cpu_buffer) ? RB_RETRY : NULL;
 }
 
+/* One of trace_clock's, inline, or any other clock, called. */
+static __always_inline u64 rb_clock(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	enum trace_clock_id id = cpu_buffer->clock_id;
+
+	if (likely(id == TRACE_CLOCK_LOCAL))
+		return rdtime();
+	if (id < TRACE_CLOCK_NR)
+		return trace_clock_read(id);
+	return cpu_buffer->buffer->clock();
+}
+
 /*
  * Reserve length bytes on the tail page; interrupts are off. Masking
  * them for the instructions that read the clock and claim the bytes
@@ -306,7 +339,7 @@ __rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len
 {
 	struct buffer_page *tail_page = cpu_buffer->tail_page;
 	unsigned long w = tail_page->write, length = rb_event_size(data_len);
-	u64 ts = cpu_buffer->buffer->clock();
+	u64 ts = rb_clock(cpu_buffer);
 	u64 delta = ts - cpu_buffer->write_stamp;
 	int stamp = 0;
 
@@ -341,23 +374,29 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 }
 
 /*
- * The common case of __rb_reserve_next with nothing to call: the local
- * clock (one rdtime), a small event that fits the page, not the first
- * on it, within a delta of the last. NULL sends it the long way.
+ * The common case of __rb_reserve_next with nothing to call: one of
+ * trace_clock's clocks (inline), a small event that fits the page, not
+ * the first on it, within a delta of the last. NULL sends it the long
+ * way (which also ends a page that end says is full).
  */
 static inline __attribute__((always_inline)) struct ring_buffer_event *
 rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 {
 	struct buffer_page *tail_page = cpu_buffer->tail_page;
 	unsigned long w = tail_page->write, size = ALIGN_UP(length, 4);
+	enum trace_clock_id clock_id = cpu_buffer->clock_id;
 	u64 ts, delta;
 	u32 *header;
 
-	if (unlikely(!cpu_buffer->time_csr_clock ||
-		     !w || size > RB_MAX_SMALL_DATA ||
-		     w + size + RB_EVNT_HDR_SIZE > BUF_PAGE_SIZE))
+	if (unlikely(!w || size > RB_MAX_SMALL_DATA ||
+		     w + size + RB_EVNT_HDR_SIZE > tail_page->end))
 		return NULL;
-	ts = rdtime();
+	if (likely(clock_id == TRACE_CLOCK_LOCAL))
+		ts = rdtime();
+	else if (clock_id < TRACE_CLOCK_NR)
+		ts = trace_clock_read(clock_id);
+	else
+		return NULL;
 	delta = ts - cpu_buffer->write_stamp;
 	if (unlikely(delta > TS_MASK))
 		return NULL;
@@ -440,7 +479,7 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
  * The common case of rb_end_commit: the only open event, on the page
  * the commit point is on. A function event reserved, filled (memcpy)
  * and committed, the call and the loop of `bench` included:
- * bench: rb_reserve_commit_insns_per_event 174.62
+ * bench: rb_reserve_commit_insns_per_event 145.55
  */
 void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
@@ -462,41 +501,48 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 }
 
 /*
- * A small event written whole with interrupts masked: reserve, copy,
- * and publish unless an interrupted writer still has an event open (it
- * publishes ours with its own). No calls, so no registers to save. A
- * 12-byte event through ring_buffer_write, the call and the loop of
- * `bench` included: bench: rb_write_insns_per_event 81.19
+ * A small event written whole with interrupts masked: reserve (NULL:
+ * go the long way), fill, then rb_write_end publishes it unless an
+ * interrupted writer still has an event open (it publishes ours with
+ * its own). No calls, so no registers to save.
  */
-static inline __attribute__((always_inline)) bool
-rb_write_small(struct trace_buffer *buffer, unsigned long length,
-	       const u32 *data)
+static __always_inline struct ring_buffer_event *
+rb_write_begin(struct trace_buffer *buffer, unsigned long length,
+	       struct ring_buffer_per_cpu **cpu_bufferp, unsigned long *flags)
 {
 	struct ring_buffer_per_cpu *cpu_buffer;
 	struct ring_buffer_event *event;
-	struct buffer_page *bpage;
-	unsigned long flags, i;
 
 	if (unlikely((length & 3) || READ_ONCE(buffer->record_disabled)))
-		return false;
+		return NULL;
 	cpu_buffer = buffer->buffers[smp_processor_id()];
-	flags = local_irq_save();
+	*flags = local_irq_save();
 	event = rb_reserve_fast(cpu_buffer, length);
-	if (unlikely(!event)) {
-		local_irq_restore(flags);
-		return false;
-	}
-	for (i = 0; i < length / 4; i++)
-		event->array[i] = data[i];
-	bpage = cpu_buffer->tail_page;
+	if (unlikely(!event))
+		local_irq_restore(*flags);
+	*cpu_bufferp = cpu_buffer;
+	return event;
+}
+
+static __always_inline void rb_write_end(struct ring_buffer_per_cpu *cpu_buffer,
+					 unsigned long flags)
+{
+	struct buffer_page *bpage = cpu_buffer->tail_page;
+
 	if (likely(!cpu_buffer->committing &&
 		   cpu_buffer->commit_page == bpage)) {
 		wmb();
 		WRITE_ONCE(bpage->page->commit, bpage->write);
 	}
 	local_irq_restore(flags);
-	return true;
 }
+
+/*
+ * The writers below need no frame of their own, and ring_buffer_write's
+ * copy loop must stay a loop: GCC would make a call to memcpy of it.
+ */
+#define RB_WRITER __attribute__((optimize("omit-frame-pointer", \
+					  "no-tree-loop-distribute-patterns")))
 
 static noinline int rb_write_slow(struct trace_buffer *buffer,
 				  unsigned long length, const void *data)
@@ -513,15 +559,85 @@ static noinline int rb_write_slow(struct trace_buffer *buffer,
 
 /*
  * Reserve, copy and commit in one call; preemption must be off. A leaf
- * or a tail call, so it needs no frame of its own.
+ * or a tail call, so it needs no frame of its own. A 12-byte event,
+ * the call and the loop of `bench` included:
+ * bench: rb_write_insns_per_event 82
  */
-__attribute__((optimize("omit-frame-pointer")))
+RB_WRITER
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 		      const void *data)
 {
-	if (likely(rb_write_small(buffer, length, data)))
-		return 0;
-	return rb_write_slow(buffer, length, data);
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags, i;
+
+	event = rb_write_begin(buffer, length, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write_slow(buffer, length, data);
+	for (i = 0; i < length / 4; i++)
+		event->array[i] = ((const u32 *)data)[i];
+	rb_write_end(cpu_buffer, flags);
+	return 0;
+}
+
+/* The long way of ring_buffer_write3 and 5: only here on the stack. */
+static noinline int rb_write3_slow(struct trace_buffer *buffer, u32 w0,
+				   u32 w1, u32 w2)
+{
+	const u32 data[] = { w0, w1, w2 };
+
+	return rb_write_slow(buffer, sizeof(data), data);
+}
+
+static noinline int rb_write5_slow(struct trace_buffer *buffer, u32 w0,
+				   u32 w1, u32 w2, u32 w3, u32 w4)
+{
+	const u32 data[] = { w0, w1, w2, w3, w4 };
+
+	return rb_write_slow(buffer, sizeof(data), data);
+}
+
+/*
+ * The same for the tracers' fixed-size events, their words passed in
+ * registers: no staging on the stack, no copy loop. A function event,
+ * the call and the loop of `bench` included:
+ * bench: rb_write3_insns_per_event 58.14
+ */
+RB_WRITER
+int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
+{
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags;
+
+	event = rb_write_begin(buffer, 12, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write3_slow(buffer, w0, w1, w2);
+	event->array[0] = w0;
+	event->array[1] = w1;
+	event->array[2] = w2;
+	rb_write_end(cpu_buffer, flags);
+	return 0;
+}
+
+RB_WRITER
+int ring_buffer_write5(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2,
+		       u32 w3, u32 w4)
+{
+	struct ring_buffer_per_cpu *cpu_buffer;
+	struct ring_buffer_event *event;
+	unsigned long flags;
+
+	event = rb_write_begin(buffer, 20, &cpu_buffer, &flags);
+	if (unlikely(!event))
+		return rb_write5_slow(buffer, w0, w1, w2, w3, w4);
+	event->array[0] = w0;
+	event->array[1] = w1;
+	event->array[2] = w2;
+	event->array[3] = w3;
+	event->array[4] = w4;
+	rb_write_end(cpu_buffer, flags);
+	return 0;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -941,8 +1057,13 @@ void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 
 	buffer->clock = clock;
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
-		WRITE_ONCE(buffer->buffers[cpu]->time_csr_clock,
-			   clock == trace_clock_local_ticks);
+		WRITE_ONCE(buffer->buffers[cpu]->clock_id,
+			   trace_clock_id_of(clock));
+}
+
+void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu)
+{
+	return buffer->buffers[cpu];
 }
 
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer)
@@ -1030,21 +1151,31 @@ static void rb_free_slots(struct buffer_page *pages, unsigned long n)
 	kfree(pages);
 }
 
-/* A ring of n slots, each with a fresh data page. */
+#define RB_ALLOC_BATCH	64UL
+
+/*
+ * A ring of n slots, each with a fresh data page, the pages taken
+ * RB_ALLOC_BATCH at a time (a tenth of boot's instructions went to
+ * taking them one by one).
+ */
 static struct buffer_page *rb_alloc_slots(unsigned long n)
 {
 	struct buffer_page *pages = kzalloc(n * sizeof(*pages));
-	unsigned long i;
+	void *batch[RB_ALLOC_BATCH];
+	unsigned long i = 0, got, j;
 
 	if (!pages)
 		return NULL;
-	for (i = 0; i < n; i++) {
-		pages[i].page = alloc_page();
-		if (!pages[i].page) {
+	while (i < n) {
+		got = alloc_pages_bulk(min(n - i, RB_ALLOC_BATCH), batch);
+		for (j = 0; j < got; j++, i++) {
+			pages[i].page = batch[j];
+			rb_reset_page(&pages[i]);
+		}
+		if (!got) {
 			rb_free_slots(pages, i);
 			return NULL;
 		}
-		rb_reset_page(&pages[i]);
 	}
 	return pages;
 }
@@ -1067,7 +1198,7 @@ static struct ring_buffer_per_cpu *rb_allocate_cpu_buffer(struct trace_buffer *b
 	cpu_buffer->nr_pages = nr_pages;
 	cpu_buffer->buffer = buffer;
 	cpu_buffer->cpu = cpu;
-	cpu_buffer->time_csr_clock = true;	/* local is the default */
+	cpu_buffer->clock_id = TRACE_CLOCK_LOCAL;	/* the default */
 	cpu_buffer->tail_num = (u64)-1;
 	rb_reset_cpu(cpu_buffer);
 	return cpu_buffer;

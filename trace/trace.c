@@ -43,10 +43,12 @@ static const struct trace_clock_def {
 	bool in_ns;			/* else printed as a plain count */
 	bool ticks;			/* stored in time CSR ticks */
 } trace_clocks[] = {
-	{ "local", trace_clock_local_ticks, true, true },
-	{ "global", trace_clock_global, true, false },
-	{ "counter", trace_clock_counter, false, false },
-	{ "instret", trace_clock_instret, false, false },
+	[TRACE_CLOCK_LOCAL] = { "local", trace_clock_local_ticks, true, true },
+	[TRACE_CLOCK_GLOBAL] = { "global", trace_clock_global, true, true },
+	[TRACE_CLOCK_COUNTER] = { "counter", trace_clock_counter, false,
+				  false },
+	[TRACE_CLOCK_INSTRET] = { "instret", trace_clock_instret, false,
+				  false },
 };
 
 /* ---- nop ---------------------------------------------------------------- */
@@ -228,6 +230,7 @@ int tracing_set_clock(struct trace_array *tr, const char *name)
 	tr->clock_id = i;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
 	ftrace_graph_set_clock(trace_clocks[i].func);
+	function_trace_update_fast_path(tr);
 	tracing_reset_online_cpus(tr);
 	mutex_unlock(&trace_types_lock);
 	return 0;
@@ -312,9 +315,14 @@ static void register_builtin_tracers(void)
 /* Once every CPU is online: buffers, tracers, commands, tracefs. */
 void trace_init(void)
 {
+	int cpu;
+
 	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
 	if (!global_trace.buffer)
 		panic("tracing: no memory for the ring buffer");
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		cpus[cpu].trace_buffer =
+			ring_buffer_cpu_writer(global_trace.buffer, cpu);
 	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
 	global_trace.current_trace = &nop_trace;
 	register_builtin_tracers();

@@ -112,24 +112,47 @@ struct ftrace_graph_ret_entry {
 	u64_a4 duration;
 };
 
+/* The preempt depth and hardirq flag of a nonzero preempt_count. */
+static inline u32 tracing_gen_ctx_pc(unsigned int pc)
+{
+	u32 ctx = min(pc & PREEMPT_MASK, 15U) << TRACE_CTX_PC_SHIFT;
+
+	if (pc & HARDIRQ_MASK)
+		ctx |= TRACE_FLAG_HARDIRQ << TRACE_CTX_FLAGS_SHIFT;
+	return ctx;
+}
+
 /*
- * The context word of an event recorded now, without its type.
- * dec: preemption levels the tracing path itself added (the trampoline
- * raised preempt_count by one), so the depth shows the traced code's.
+ * The context word of an event recorded now, without its type, by a
+ * writer that saved sstatus in irqflags before it masked interrupts
+ * (Linux's tracing_gen_ctx_flags). dec: preemption levels the tracing
+ * path itself added (the trampoline raised preempt_count by one), so
+ * the depth shows the traced code's. Mostly the count is 0 then, and
+ * the word is the pid and two flags.
  */
+static inline u32 __tracing_gen_ctx(struct task *t, unsigned long irqflags,
+				    unsigned int dec)
+{
+	unsigned int pc = t->preempt_count - dec;
+	u32 ctx = (u32)t->pid << TRACE_CTX_PID_SHIFT;
+
+	if (!(irqflags & SSTATUS_SIE))
+		ctx |= TRACE_FLAG_IRQS_OFF << TRACE_CTX_FLAGS_SHIFT;
+	if (this_cpu()->need_resched)
+		ctx |= TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT;
+	if (unlikely(pc))
+		ctx |= tracing_gen_ctx_pc(pc);
+	return ctx;
+}
+
+static inline u32 tracing_gen_ctx_flags(unsigned long irqflags)
+{
+	return __tracing_gen_ctx(current, irqflags, 0);
+}
+
 static inline u32 __tracing_gen_ctx_dec(struct task *t, unsigned int dec)
 {
-	unsigned int pc = t->preempt_count;
-	unsigned int depth = min((pc & PREEMPT_MASK) - dec, 15U);
-	u32 flags = (csr_read(sstatus) & SSTATUS_SIE) ? 0 :
-		    TRACE_FLAG_IRQS_OFF;
-
-	if (this_cpu()->need_resched)
-		flags |= TRACE_FLAG_NEED_RESCHED;
-	if (pc & HARDIRQ_MASK)
-		flags |= TRACE_FLAG_HARDIRQ;
-	return (u32)t->pid << TRACE_CTX_PID_SHIFT | depth << TRACE_CTX_PC_SHIFT |
-	       flags << TRACE_CTX_FLAGS_SHIFT;
+	return __tracing_gen_ctx(t, csr_read(sstatus), dec);
 }
 
 static inline u32 tracing_gen_ctx_dec(unsigned int dec)
@@ -301,6 +324,7 @@ void trace_print_graph_duration(u64 duration, struct seq_buf *s);
 
 /* trace_functions.c */
 int register_ftrace_commands(void);
+void function_trace_update_fast_path(struct trace_array *tr);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
@@ -330,6 +354,7 @@ struct stack_trace_copy {
 };
 
 extern struct ftrace_ops stack_trace_ops;
+extern unsigned long stack_trace_max_size;
 int stack_trace_sysctl(int enable);
 void stack_trace_copy(struct stack_trace_copy *c);
 void stack_trace_set_max(unsigned long size);
@@ -338,6 +363,19 @@ void stack_trace_init(struct inode *dir);
 /* trace_selftest.c: a selftest suite's init that skips while tracing */
 struct kunit;
 void tracing_selftest_need_defaults(struct kunit *t);
+
+/* An event's first three words (the context word first) and its time. */
+struct selftest_event {
+	u64 ts;
+	u32 word[3];
+};
+
+int tracing_selftest_consume(struct selftest_event *ev, int max);
+u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
+#define SELFTEST_CONTEXTS	6
+/* The context-word bit a tick may change between two reads of it. */
+#define SELFTEST_CTX_VOLATILE	\
+	(TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT)
 
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,

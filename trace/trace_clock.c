@@ -1,27 +1,24 @@
 /*
- * trace_clock.c: timestamps for trace events. `local` reads the hart's
- * time CSR (all harts share one timebase on QEMU virt, so it is also
- * monotonic across them); `global` additionally never goes backwards
- * as seen by any reader; `counter` just counts; `instret` counts retired
- * instructions, which under QEMU's -icount makes a trace reproducible
- * byte for byte.
+ * trace_clock.c: timestamps for trace events (include/trace_clock.h).
+ * `local` reads the hart's time CSR (all harts share one timebase on
+ * QEMU virt, so it is also monotonic across them); `global`
+ * additionally never goes backwards as seen by any reader; `counter`
+ * just counts; `instret` counts retired instructions, which under
+ * QEMU's -icount makes a trace reproducible byte for byte.
+ *
+ * local and global store raw time CSR ticks: one instruction to read,
+ * nanoseconds only when a trace is printed (trace_clock_ticks_to_ns).
  */
 #include "kernel.h"
 #include "time.h"
 #include "trace_clock.h"
-#include "asm/csr.h"
 
-static u64 global_last;
-static u64 counter;
+u64 trace_clock_global_last;
+u64 trace_clock_counter_value;
 
-/*
- * What the ring buffer stores for the `local` clock: raw time CSR ticks
- * cost one instruction to read (ring_buffer.c reads them inline) and
- * become nanoseconds only when a trace is printed.
- */
 u64 trace_clock_local_ticks(void)
 {
-	return rdtime();
+	return trace_clock_read(TRACE_CLOCK_LOCAL);
 }
 
 u64 trace_clock_ticks_to_ns(u64 ticks)
@@ -33,23 +30,28 @@ u64 trace_clock_ticks_to_ns(u64 ticks)
 
 u64 trace_clock_global(void)
 {
-	u64 now = ktime_get_ns(), last = __atomic_load_n(&global_last,
-							  __ATOMIC_RELAXED);
-
-	while (now > last && !__atomic_compare_exchange_n(&global_last, &last,
-							  now, false,
-							  __ATOMIC_RELAXED,
-							  __ATOMIC_RELAXED))
-		;
-	return now > last ? now : last;
+	return trace_clock_read(TRACE_CLOCK_GLOBAL);
 }
 
 u64 trace_clock_counter(void)
 {
-	return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+	return trace_clock_read(TRACE_CLOCK_COUNTER);
 }
 
 u64 trace_clock_instret(void)
 {
-	return rdinstret();
+	return trace_clock_read(TRACE_CLOCK_INSTRET);
+}
+
+enum trace_clock_id trace_clock_id_of(u64 (*clock)(void))
+{
+	if (clock == trace_clock_local_ticks)
+		return TRACE_CLOCK_LOCAL;
+	if (clock == trace_clock_global)
+		return TRACE_CLOCK_GLOBAL;
+	if (clock == trace_clock_counter)
+		return TRACE_CLOCK_COUNTER;
+	if (clock == trace_clock_instret)
+		return TRACE_CLOCK_INSTRET;
+	return TRACE_CLOCK_NR;
 }

@@ -3,13 +3,43 @@
  * seed 000). function_trace_init registers the trace array's ftrace_ops,
  * whose hashes set_ftrace_filter and set_ftrace_notrace edit, with
  * function_trace_call: one 16-byte event per traced call, holding ip and
- * parent_ip. Option func_stack_trace adds a stack trace after each.
- * Also the filter commands FUNC:traceon, FUNC:traceoff, FUNC:stacktrace.
+ * parent_ip. While it is the only ops, the trampoline writes that event
+ * itself, in assembly, with no registers to save (its fast path, one
+ * per trace clock). Option func_stack_trace adds a stack trace after
+ * each event. Also the filter commands FUNC:traceon, FUNC:traceoff,
+ * FUNC:stacktrace.
  */
 #include "kernel.h"
 #include "string.h"
 #include "kstrtox.h"
+#include "trace_clock.h"
 #include "trace.h"
+#include "asm/asm-offsets.h"
+
+_Static_assert(offsetof(struct ftrace_ops, func) == FTRACE_OPS_FUNC &&
+	       offsetof(struct ftrace_ops, private) == FTRACE_OPS_PRIVATE &&
+	       offsetof(struct ftrace_ops, fast_path) ==
+	       FTRACE_OPS_FAST_PATH &&
+	       offsetof(struct trace_array, buffer) == TRACE_ARRAY_BUFFER &&
+	       offsetof(struct trace_array, function_pids) ==
+	       TRACE_ARRAY_FUNCTION_PIDS &&
+	       offsetof(struct cpu, id) == CPU_ID &&
+	       offsetof(struct task, pid) == TASK_PID,
+	       "asm-offsets: the function tracer's fast path");
+_Static_assert(FAST_SR_SIE == SSTATUS_SIE &&
+	       FAST_CTX_PID_SHIFT == TRACE_CTX_PID_SHIFT &&
+	       FAST_CTX_PC_SHIFT == TRACE_CTX_PC_SHIFT &&
+	       FAST_SR_SIE << FAST_CTX_IRQS_OFF_SHIFT ==
+	       TRACE_FLAG_IRQS_OFF << TRACE_CTX_FLAGS_SHIFT &&
+	       1 << FAST_CTX_NEED_RESCHED_SHIFT ==
+	       TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT &&
+	       FAST_CTX_HARDIRQ ==
+	       TRACE_FLAG_HARDIRQ << TRACE_CTX_FLAGS_SHIFT &&
+	       FAST_CTX_IRQS_OFF ==
+	       TRACE_FLAG_IRQS_OFF << TRACE_CTX_FLAGS_SHIFT &&
+	       FAST_TRACE_FN == TRACE_FN && FAST_TS_SHIFT == TS_SHIFT &&
+	       FAST_FN_EVENT_BYTES == 4 + sizeof(struct ftrace_entry),
+	       "the function tracer's fast path builds the same event");
 
 #define TRACE_FUNC_OPT_STACK	0x1
 
@@ -20,37 +50,25 @@ static const struct tracer_opt func_opts[] = {
 
 static struct tracer_flags func_flags = { 0, func_opts };
 
-/* Record one call. Preemption is off (the trampoline's). */
+/* Record one call (struct ftrace_entry). Preemption is off. */
 static inline void trace_function(struct trace_array *tr, unsigned long ip,
 				  unsigned long parent_ip, u32 trace_ctx)
 {
-	struct ftrace_entry entry = {
-		.ent.ctx = trace_ctx | TRACE_FN,
-		.ip = ip,
-		.parent_ip = parent_ip,
-	};
-
-	ring_buffer_write(tr->buffer, sizeof(entry), &entry);
+	ring_buffer_write3(tr->buffer, trace_ctx | TRACE_FN, ip, parent_ip);
 }
 
 /*
- * Only the task and its recursion bit live across the one call: a
- * small frame, and no frame record (s0 keeps pointing at the
- * trampoline's, which names the traced function and its caller).
- * current is read once (each read is a move from tp and a load, which
- * the compiler may not merge).
+ * No recursion guard: nothing here or in the ring buffer's write is
+ * traced, so the only callbacks that can nest in this one are an
+ * interrupt's, whose events the ring buffer takes in turn. A tail
+ * call with no frame record (s0 keeps pointing at the trampoline's,
+ * which names the traced function and its caller).
  */
-static noinline __attribute__((optimize("omit-frame-pointer"))) void
+static __attribute__((optimize("omit-frame-pointer"))) void
 __function_trace_call(struct trace_array *tr, unsigned long ip,
 		      unsigned long parent_ip)
 {
-	struct task *t = current;
-	int bit = __ftrace_test_recursion_trylock(t);
-
-	if (unlikely(bit < 0))
-		return;
-	trace_function(tr, ip, parent_ip, __tracing_gen_ctx_dec(t, 1));
-	__ftrace_test_recursion_unlock(t, bit);
+	trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
 }
 
 /* set_ftrace_pid is in force: the pid test comes first. */
@@ -63,11 +81,11 @@ static noinline void function_trace_call_pid(struct trace_array *tr,
 }
 
 /*
- * The callback of every traced call, with preemption already off. With
- * tracing_on 0 it stops after three loads; a leaf or a tail call, it
- * needs no frame of its own. The recursion guard turns away
- * calls made from inside the tracer. Costs: fn_test_cost
- * (trace/trace_functions_test.c) measures them under -icount.
+ * The callback of every traced call the fast path does not take, with
+ * preemption already off. With tracing_on 0 it stops after three
+ * loads; a leaf or a tail call, it needs no frame of its own. Costs:
+ * fn_test_cost (trace/trace_functions_test.c) measures them under
+ * -icount.
  */
 static __attribute__((optimize("omit-frame-pointer"))) void
 function_trace_call(unsigned long ip, unsigned long parent_ip,
@@ -116,11 +134,37 @@ static ftrace_func_t select_trace_function(u32 flags)
 						function_trace_call;
 }
 
+#ifdef HAVE_FTRACE_FAST_PATH
+/* mcount-dyn.S: the event written with the clock of each name. */
+static void *const function_fast_paths[TRACE_CLOCK_NR] = {
+	[TRACE_CLOCK_LOCAL] = ftrace_function_fast_local,
+	[TRACE_CLOCK_GLOBAL] = ftrace_function_fast_global,
+	[TRACE_CLOCK_COUNTER] = ftrace_function_fast_counter,
+	[TRACE_CLOCK_INSTRET] = ftrace_function_fast_instret,
+};
+#endif
+
+/*
+ * The trampoline's fast path for function_trace_call, with the trace's
+ * clock: chosen when tracing starts and again when the clock changes.
+ */
+void function_trace_update_fast_path(struct trace_array *tr)
+{
+	void *fast = NULL;
+
+#ifdef HAVE_FTRACE_FAST_PATH
+	if (tr->ops.func == function_trace_call)
+		fast = function_fast_paths[tr->clock_id];
+#endif
+	WRITE_ONCE(tr->ops.fast_path, fast);
+}
+
 static int function_trace_init(struct trace_array *tr)
 {
 	tr->ops.func = select_trace_function(func_flags.val);
 	tr->ops.private = tr;
 	tr->ops.name = "function";
+	function_trace_update_fast_path(tr);
 	return register_ftrace_function(&tr->ops);
 }
 
@@ -142,6 +186,7 @@ static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 		return 0;
 	unregister_ftrace_function(&tr->ops);
 	tr->ops.func = func;
+	function_trace_update_fast_path(tr);
 	return register_ftrace_function(&tr->ops);
 }
 

@@ -17,12 +17,24 @@
 #include "string.h"
 #include "fgraph.h"
 #include "stop_machine.h"
+#include "trace_clock.h"
 #include "trace.h"
+#include "asm/asm-offsets.h"
 
 #define TRACE_GRAPH_NOTRACE	(1UL << TRACE_GRAPH_NOTRACE_BIT)
 #define TRACE_GRAPH		(1UL << TRACE_GRAPH_BIT)
 #define TRACE_IRQ		(1UL << TRACE_IRQ_BIT)
 #define TRACE_GRAPH_DEPTH_MASK	(0xffUL << TRACE_GRAPH_DEPTH_SHIFT)
+
+_Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
+	       FAST_GRAPH_BITS == (TRACE_GRAPH | TRACE_GRAPH_NOTRACE) &&
+	       FAST_TRACE_GRAPH_ENT == TRACE_GRAPH_ENT &&
+	       FAST_TRACE_GRAPH_RET == TRACE_GRAPH_RET &&
+	       FAST_GRAPH_ENT_BYTES ==
+	       4 + sizeof(struct ftrace_graph_ent_entry) &&
+	       FAST_GRAPH_RET_BYTES ==
+	       4 + sizeof(struct ftrace_graph_ret_entry),
+	       "function_graph's fast paths build the same events");
 
 /* Linux's order, less funcgraph-overrun, sleep-time and graph-time. */
 static const struct tracer_opt graph_opts[] = {
@@ -41,7 +53,7 @@ static struct tracer_flags graph_flags = {
 	TRACE_GRAPH_PRINT_DURATION | TRACE_GRAPH_PRINT_IRQS, graph_opts,
 };
 
-static struct trace_array *graph_array;
+struct trace_array *graph_array;		/* ftrace_fast.S reads it too */
 static struct fgraph_ops *graph_gops;	/* the ops registered now */
 static bool ftrace_graph_skip_irqs;	/* funcgraph-irqs is off */
 unsigned int fgraph_max_depth;		/* 0: no limit */
@@ -57,11 +69,40 @@ static DEFINE_MUTEX(graph_lock);
  */
 static bool graph_filtered;
 
+static struct fgraph_ops funcgraph_ops;
+
+#ifdef HAVE_FTRACE_FAST_PATH
+static void *const graph_fast_entry[TRACE_CLOCK_NR] = {
+	[TRACE_CLOCK_LOCAL] = ftrace_graph_entry_fast_local,
+	[TRACE_CLOCK_GLOBAL] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_COUNTER] = ftrace_graph_entry_fast_counter,
+	[TRACE_CLOCK_INSTRET] = ftrace_graph_entry_fast_instret,
+};
+
+static void *const graph_fast_return[TRACE_CLOCK_NR] = {
+	[TRACE_CLOCK_LOCAL] = ftrace_graph_return_fast_local,
+	[TRACE_CLOCK_GLOBAL] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_COUNTER] = ftrace_graph_return_fast_counter,
+	[TRACE_CLOCK_INSTRET] = ftrace_graph_return_fast_instret,
+};
+#endif
+
+/*
+ * The trampoline's fast entry records an unfiltered entry only: while
+ * a filter is set, entries go through trace_graph_entry. Returns take
+ * theirs always: it leaves a task's filter bits to trace_graph_return.
+ */
 static void update_graph_filtered(void)
 {
-	WRITE_ONCE(graph_filtered, ftrace_graph_hash ||
-		   ftrace_graph_notrace_hash || fgraph_max_depth ||
-		   ftrace_graph_skip_irqs);
+	bool filtered = ftrace_graph_hash || ftrace_graph_notrace_hash ||
+			fgraph_max_depth || ftrace_graph_skip_irqs;
+
+	WRITE_ONCE(graph_filtered, filtered);
+#ifdef HAVE_FTRACE_FAST_PATH
+	WRITE_ONCE(funcgraph_ops.fast_entry,
+		   filtered ? NULL : graph_fast_entry);
+	fgraph_update_fast_paths();
+#endif
 }
 
 /* ---- which calls are recorded ------------------------------------------- */
@@ -138,20 +179,18 @@ static inline bool ftrace_graph_notrace_addr(unsigned long addr)
 
 /* ---- recording ------------------------------------------------------- */
 
-/* Record the entry, or with tracing_thresh only hook the return. */
+/*
+ * Record the entry (struct ftrace_graph_ent_entry), or with
+ * tracing_thresh only hook the return.
+ */
 static __always_inline int graph_entry_record(struct trace_array *tr,
 					      struct ftrace_graph_ent *trace)
 {
-	struct ftrace_graph_ent_entry entry;
-
 	if (tracing_thresh)
 		return 1;		/* only returns are recorded */
-	entry = (struct ftrace_graph_ent_entry){
-		.ent.ctx = tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
-		.func = trace->func,
-		.depth = trace->depth,
-	};
-	return !ring_buffer_write(tr->buffer, sizeof(entry), &entry);
+	return !ring_buffer_write3(tr->buffer,
+				   tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
+				   trace->func, trace->depth);
 }
 
 /* The filters, in Linux's order (set_ftrace_pid before the graph ones). */
@@ -217,14 +256,13 @@ graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 static __always_inline void graph_record_return(struct task *t,
 						struct ftrace_graph_ret *trace)
 {
-	struct ftrace_graph_ret_entry entry = {
-		.ent.ctx = __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
-		.func = trace->func,
-		.depth = trace->depth,
-		.duration = trace->rettime - trace->calltime,
-	};
+	u64 duration = trace->rettime - trace->calltime;
 
-	ring_buffer_write(graph_array->buffer, sizeof(entry), &entry);
+	/* struct ftrace_graph_ret_entry, its duration low word first */
+	ring_buffer_write5(graph_array->buffer,
+			   __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
+			   trace->func, trace->depth, (u32)duration,
+			   duration >> 32);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */
@@ -256,6 +294,10 @@ static struct fgraph_ops funcgraph_thresh_ops = {
 static struct fgraph_ops funcgraph_ops = {
 	.entryfunc = trace_graph_entry,
 	.retfunc = trace_graph_return,
+#ifdef HAVE_FTRACE_FAST_PATH
+	.fast_entry = graph_fast_entry,
+	.fast_return = graph_fast_return,
+#endif
 };
 
 /* ---- the tracer ---------------------------------------------------------- */

@@ -3,9 +3,11 @@
  * global_trace, in the spirit of Linux's
  * trace_selftest_startup_function_graph, through the real filters,
  * fgraph_ops and ring buffer: ftrace_test_fib(10) makes exactly 177
- * balanced entries and returns, 10 levels deep, whose durations nest;
- * max_graph_depth, tracing_thresh, set_graph_notrace and funcgraph-irqs
- * turn away what Linux's do; and only one graph user at a time.
+ * balanced entries and returns, 10 levels deep, whose durations nest,
+ * through the trampolines' fast paths as through the C callbacks, which
+ * write the same events; max_graph_depth, tracing_thresh,
+ * set_graph_notrace and funcgraph-irqs turn away what Linux's do; and
+ * only one graph user at a time.
  */
 #include "kernel.h"
 #include "string.h"
@@ -193,6 +195,90 @@ static void graph_test_fib_177(struct kunit *t)
 	kfree(log);
 }
 
+/*
+ * The same tree with only set_ftrace_filter: each entry and return
+ * through the trampolines' fast paths.
+ */
+static void graph_test_fib_177_fast(struct kunit *t)
+{
+	unsigned long fib_ip = fib_site();
+	struct graph_log *log;
+	struct nest_check c;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
+	if (!log)
+		return;
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
+	read_events(log, run_here(ftrace_test_fib, 10));
+	stop_graph();
+	c = check_nesting(log);
+	KUNIT_EXPECT_EQ(t, log->n, 2 * 177);
+	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, fib_ip), 177);
+	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_RET, fib_ip), 177);
+	KUNIT_EXPECT_TRUE(t, c.balanced);
+	KUNIT_EXPECT_EQ(t, c.max_depth, 9);
+	KUNIT_EXPECT_TRUE(t, c.durations_nest);
+	kfree(log);
+}
+
+/*
+ * The entry and return events of each call, made in each context of
+ * tracing_selftest_call_in_context: type and context words, func and
+ * depth. With set_graph_function, the C callbacks write them.
+ */
+static void graph_events_in_contexts(struct kunit *t, bool c_way,
+				     u32 (*ev)[3])
+{
+	struct selftest_event got[2 * SELFTEST_CONTEXTS + 1];
+	u32 want[SELFTEST_CONTEXTS], type;
+	int c, n;
+
+	if (c_way)
+		KUNIT_EXPECT_EQ(t, set_hash("ftrace_test_target1", true, false),
+				0);
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_target1"), 0);
+	for (c = 0; c < SELFTEST_CONTEXTS; c++)
+		want[c] = tracing_selftest_call_in_context(c,
+							   ftrace_test_target1);
+	tracer_tracing_off(&global_trace);
+	n = tracing_selftest_consume(got, ARRAY_SIZE(got));
+	tracer_tracing_on(&global_trace);
+	stop_graph();
+	KUNIT_EXPECT_EQ(t, n, 2 * SELFTEST_CONTEXTS);
+	for (c = 0; c < n && c < 2 * SELFTEST_CONTEXTS; c++) {
+		type = c & 1 ? TRACE_GRAPH_RET : TRACE_GRAPH_ENT;
+		KUNIT_EXPECT_EQ(t, got[c].word[0] & ~SELFTEST_CTX_VOLATILE,
+				(want[c / 2] | type) & ~SELFTEST_CTX_VOLATILE);
+		memcpy(ev[c], got[c].word, sizeof(ev[c]));
+	}
+}
+
+/*
+ * The fast paths and the C callbacks write the same events, interrupts
+ * on or off, preemption 0 to 2 deep.
+ */
+static void graph_test_fast_path_same_events(struct kunit *t)
+{
+	unsigned long site =
+		ftrace_location((unsigned long)ftrace_test_target1);
+	u32 fast[2 * SELFTEST_CONTEXTS][3] = { { 0 } };
+	u32 slow[2 * SELFTEST_CONTEXTS][3] = { { 0 } };
+	int c;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	graph_events_in_contexts(t, false, fast);
+	graph_events_in_contexts(t, true, slow);
+	for (c = 0; c < 2 * SELFTEST_CONTEXTS; c++) {
+		KUNIT_EXPECT_EQ(t, fast[c][1], site);
+		KUNIT_EXPECT_EQ(t, slow[c][1], site);
+		KUNIT_EXPECT_EQ(t, fast[c][2], 0);
+		KUNIT_EXPECT_EQ(t, slow[c][2], 0);
+	}
+}
+
 /* max_graph_depth N: only the calls at depths 0 to N - 1. */
 static void graph_test_max_depth(struct kunit *t)
 {
@@ -337,7 +423,8 @@ static void other_return(struct ftrace_graph_ret *trace)
 /* One graph user at a time: function_graph waits for the other. */
 static void graph_test_busy(struct kunit *t)
 {
-	struct fgraph_ops other = { other_entry, other_return, NULL };
+	struct fgraph_ops other = { .entryfunc = other_entry,
+				    .retfunc = other_return };
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
@@ -398,10 +485,17 @@ static unsigned long cost_per_call(void)
 }
 
 /*
- * The issue's budget for a traced call, entry and return with a
- * one-function filter: 500 instructions (Linux 6.1: 1527). Exact only
- * under -icount shift=0, where `make test` runs the selftests too.
+ * The budget for a traced call, entry and return with a one-function
+ * filter: 200 instructions through the trampolines' fast paths, 500
+ * through -pg's (Linux 6.1: 1527). Exact only under -icount shift=0,
+ * where `make test` runs the selftests too.
  */
+#ifdef HAVE_FTRACE_FAST_PATH
+#define GRAPH_COST	200
+#else
+#define GRAPH_COST	500
+#endif
+
 static void graph_test_cost(struct kunit *t)
 {
 	unsigned long base, traced;
@@ -417,12 +511,14 @@ static void graph_test_cost(struct kunit *t)
 	stop_graph();
 	console_printf("    # cost per call: untraced %lu, traced %lu (+%lu)\n",
 		       base, traced, traced - base);
-	KUNIT_EXPECT_TRUE(t, traced - base <= 500);
+	KUNIT_EXPECT_TRUE(t, traced - base <= GRAPH_COST);
 }
 
 SELFTEST_SUITE_INIT(function_graph, tracing_selftest_need_defaults,
 	       KUNIT_CASE(graph_test_cost),
 	       KUNIT_CASE(graph_test_fib_177),
+	       KUNIT_CASE(graph_test_fib_177_fast),
+	       KUNIT_CASE(graph_test_fast_path_same_events),
 	       KUNIT_CASE(graph_test_max_depth),
 	       KUNIT_CASE(graph_test_thresh),
 	       KUNIT_CASE(graph_test_notrace),

@@ -85,6 +85,56 @@ static const char *tracing_differs(void)
 	return trace_buffer_empty() ? NULL : "the trace buffer is not empty";
 }
 
+/*
+ * Consume every CPU's events into ev, in time order (the local clock is
+ * one across harts), at most max of them; returns how many.
+ */
+int tracing_selftest_consume(struct selftest_event *ev, int max)
+{
+	struct ring_buffer_event *e;
+	struct selftest_event x;
+	int cpu, n = 0, i;
+	u64 ts;
+
+	ring_buffer_reader_lock(global_trace.buffer);
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		while (n < max && (e = ring_buffer_consume(global_trace.buffer,
+							   cpu, &ts, NULL))) {
+			x.ts = ts;
+			memcpy(x.word, ring_buffer_event_data(e),
+			       sizeof(x.word));
+			for (i = n++; i > 0 && ev[i - 1].ts > x.ts; i--)
+				ev[i] = ev[i - 1];
+			ev[i] = x;
+		}
+	ring_buffer_reader_unlock(global_trace.buffer);
+	return n;
+}
+
+/*
+ * Call fn(c) in context c of SELFTEST_CONTEXTS: interrupts on (even c)
+ * or off, preemption disabled c / 2 deep. Returns the context word
+ * (without a type) that an event of the call should carry.
+ */
+u32 tracing_selftest_call_in_context(int c, long (*fn)(long))
+{
+	unsigned long flags = 0;
+	int i;
+	u32 ctx;
+
+	for (i = 0; i < c / 2; i++)
+		preempt_disable();
+	if (c & 1)
+		flags = local_irq_save();
+	ctx = tracing_gen_ctx_dec(0);
+	fn(c);
+	if (c & 1)
+		local_irq_restore(flags);
+	for (i = 0; i < c / 2; i++)
+		preempt_enable();
+	return ctx;
+}
+
 /* A suite's init: skip the case unless tracing is as after boot. */
 void tracing_selftest_need_defaults(struct kunit *t)
 {

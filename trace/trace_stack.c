@@ -39,6 +39,11 @@
 #include "fgraph.h"
 #include "trace.h"
 #include "asm/ptrace.h"
+#include "asm/asm-offsets.h"
+
+_Static_assert(offsetof(struct task, stack) == TASK_STACK &&
+	       THREAD_SIZE_ASM == THREAD_SIZE,
+	       "asm-offsets: the stack tracer's fast path");
 
 /* Frames to climb from stack_trace_call to the trampoline's record. */
 #define TRACER_FRAMES_MAX	8
@@ -46,7 +51,8 @@
 static unsigned long stack_dump_trace[STACK_TRACE_ENTRIES];
 static unsigned int stack_trace_index[STACK_TRACE_ENTRIES];
 static unsigned int stack_trace_nr_entries;
-static unsigned long stack_trace_max_size;
+/* Read by the trampoline's fast path too (mcount-dyn.S). */
+unsigned long stack_trace_max_size;
 static DEFINE_SPINLOCK(stack_trace_max_lock);
 
 /* Nonzero while this CPU is in the tracer: calls from it are not checked. */
@@ -182,9 +188,16 @@ out:
 	--*disabled;
 }
 
+/*
+ * While it is the only ops, the trampoline itself compares the depth
+ * with the maximum, and calls stack_trace_call only for a new one.
+ */
 struct ftrace_ops stack_trace_ops = {
 	.func = stack_trace_call,
 	.name = "stack_trace",
+#ifdef HAVE_FTRACE_FAST_PATH
+	.fast_path = ftrace_stack_fast,
+#endif
 };
 
 /* /proc/sys/kernel/stack_tracer_enabled: any int, nonzero is on. */

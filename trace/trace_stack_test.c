@@ -152,8 +152,8 @@ static long identity(long a)
  */
 static void stack_caller_through_tail_call(struct kunit *t)
 {
-	struct fgraph_ops gops = { hook_tail_chain, graph_return_ignored,
-				   NULL };
+	struct fgraph_ops gops = { .entryfunc = hook_tail_chain,
+				   .retfunc = graph_return_ignored };
 	struct stack_trace_copy *c;
 
 	if (!ftrace_nr_records())

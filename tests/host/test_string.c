@@ -1,6 +1,7 @@
 /*
  * test_string.c: the kernel-only string helpers of lib/string.c (the
- * standard ones come from the host's libc under HOST_TEST).
+ * standard ones come from the host's libc under HOST_TEST), and its
+ * memset and memcpy, renamed kernel_memset and kernel_memcpy here.
  */
 #include "test.h"
 #include "../../lib/string.c"
@@ -133,4 +134,44 @@ TEST(strerror_text_matches_libc)
 
 	for (i = 0; i < ARRAY_SIZE(errs); i++)
 		EXPECT_STR(strerror_text(-errs[i]), strerror(errs[i]));
+}
+
+#define FILL_BUF	96
+
+/* Every start offset and length: head bytes, 8-byte words, tail. */
+TEST(memset_every_alignment_and_length)
+{
+	unsigned char buf[FILL_BUF], want[FILL_BUF];
+	size_t off, len;
+
+	for (off = 0; off < 16; off++)
+		for (len = 0; off + len <= FILL_BUF; len++) {
+			memset(buf, 0x11, sizeof(buf));
+			memset(want, 0x11, sizeof(want));
+			memset(want + off, 0xc3, len);
+			EXPECT_EQ(kernel_memset(buf + off, 0x1c3, len),
+				  buf + off);
+			EXPECT_EQ(memcmp(buf, want, sizeof(buf)), 0);
+		}
+}
+
+/* Source and destination alike or differently aligned. */
+TEST(memcpy_every_alignment_and_length)
+{
+	unsigned char src[FILL_BUF], buf[FILL_BUF], want[FILL_BUF];
+	size_t soff, doff, len, i;
+
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	for (soff = 0; soff < 9; soff++)
+		for (doff = 0; doff < 9; doff++)
+			for (len = 0; doff + len <= FILL_BUF &&
+				      soff + len <= FILL_BUF; len++) {
+				memset(buf, 0, sizeof(buf));
+				memset(want, 0, sizeof(want));
+				memcpy(want + doff, src + soff, len);
+				EXPECT_EQ(kernel_memcpy(buf + doff, src + soff,
+							len), buf + doff);
+				EXPECT_EQ(memcmp(buf, want, sizeof(buf)), 0);
+			}
 }

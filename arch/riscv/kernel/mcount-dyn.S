@@ -3,9 +3,11 @@
  * ftrace_caller with its patchable ftrace_call and ftrace_graph_call,
  * ftrace_regs_caller (full pt_regs, for SAVE_REGS and IPMODIFY ops),
  * ftrace_stub, and function_graph's ftrace_graph_caller and
- * return_to_handler. The -pg build (FTRACE=mcount) has its own
- * ftrace_caller for -pg's calling convention, no regs variant, and
- * _mcount; its block below compares the two schemes.
+ * return_to_handler. ftrace_caller and return_to_handler first look for
+ * a fast path (ftrace_fast.S), which does one tracer's work with
+ * nothing saved. The -pg build (FTRACE=mcount) has its own
+ * ftrace_caller for -pg's calling convention, no regs variant, no
+ * fast paths, and _mcount; its block below compares the two schemes.
  *
  * FTRACE=patchable: sites reach them with `jal t0, ftrace_caller`:
  * t0 = the site + 4 (where to resume), ra = the traced function's own
@@ -20,9 +22,9 @@
  *   sp+8             t0 (resume pc)  \ record 2, fp2 = sp+16 = s0
  *   sp+0             fp1             /
  *
- * Cost with the stub installed: 48 instructions, all of them here;
- * with an empty C callback (6 instructions) in the stub's place:
- * bench: stub_insns_per_call 53
+ * Cost with the stub installed: 52 instructions, all of them here, 4 of
+ * them the look for a fast path; with an empty C callback (6
+ * instructions) in the stub's place: bench: stub_insns_per_call 57
  */
 #include "asm/ptrace.h"
 #include "asm/ftrace.h"
@@ -68,6 +70,16 @@
 ftrace_stub:
 	ret
 
+/*
+ * fgraph's ops' function (trace/fgraph.c): a stub of its own, so that
+ * registering that ops alone changes what ftrace_call calls, and so
+ * function_trace_op, which ftrace_caller's fast path follows.
+ */
+	.globl ftrace_graph_stub
+	.balign 4
+ftrace_graph_stub:
+	ret
+
 #ifdef FTRACE_MODE_mcount
 /*
  * FTRACE=mcount: the classic -pg scheme, against the patchable one.
@@ -86,7 +98,8 @@ ftrace_stub:
  *                                               6 more: the call makes
  *                                               a leaf save ra and keep
  *                                               its argument in s1
- *   enabled       48 insns here (with the stub) 28 insns here
+ *   enabled       52 insns here (with the stub) 28 insns here
+ *                 or a fast path                or the C callback
  *
  * `make bench`, per call of bench_target (a 6-instruction leaf),
  * patchable against -pg. Disabled, over FTRACE=none:
@@ -94,11 +107,11 @@ ftrace_stub:
  *   bench: mcount_disabled_insns_per_entry 8
  * An empty callback (6 instructions), then the function tracer, over
  * the same build disabled:
- *   bench: stub_insns_per_call 53
+ *   bench: stub_insns_per_call 57
  *   bench: mcount_stub_insns_per_call 33
- *   bench: function_insns_per_call 193.33
- *   bench: mcount_function_insns_per_call 173.33
- * -pg costs more when off, less when on.
+ *   bench: function_insns_per_call 69.61
+ *   bench: mcount_function_insns_per_call 107.27
+ * -pg costs more when off, and when on than the fast path does.
  *
  * Entry: ra = the site + 4 (back into the traced function), a0 = the
  * traced function's return address (parent_ip), s0 = its frame pointer,
@@ -193,6 +206,21 @@ ftrace_graph_caller:
 	.globl ftrace_caller
 	.balign 4
 ftrace_caller:
+	/*
+	 * One ops with a fast path, and ftrace_call calling its func (not
+	 * ftrace_ops_list_func, which function_trace_op can outlive): run
+	 * the fast path (ftrace_fast.S), with t1 = the ops.
+	 */
+	ld	t1, function_trace_op
+	ld	t2, FTRACE_OPS_FAST_PATH(t1)
+	beqz	t2, ftrace_caller_full
+	ld	t3, FTRACE_OPS_FUNC(t1)
+	ld	t4, saved_ftrace_func
+	bne	t3, t4, ftrace_caller_full
+	jr	t2
+	/* The fast paths (ftrace_fast.S) come back here for the rest. */
+	.globl ftrace_caller_full
+ftrace_caller_full:
 	addi	sp, sp, -FTRACE_FRAME_SIZE
 	sd	s0, 16(sp)
 	sd	ra, 24(sp)
@@ -358,6 +386,12 @@ ftrace_graph_regs_caller:
 	.globl return_to_handler
 	.balign 4
 return_to_handler:
+	/* The graph user's fast path, if it has one (ftrace_fast.S). */
+	ld	t1, fgraph_fast_return
+	beqz	t1, return_to_handler_full
+	jr	t1
+	.globl return_to_handler_full
+return_to_handler_full:
 	addi	sp, sp, -16
 	sd	a0, 0(sp)
 	sd	a1, 8(sp)

@@ -80,19 +80,27 @@ static void map(unsigned long va, unsigned long pa, int level,
 	walk(va, level)[vpn(va, level)] = mkpte(pa, prot);
 }
 
+/*
+ * Megapages where they fit; 4 KiB pages fill one leaf table per walk,
+ * each entry the one before it plus a page.
+ */
 static void map_range(unsigned long start, unsigned long end,
 		      unsigned long prot)
 {
-	unsigned long a = start;
+	unsigned long a = start, stop;
+	pte_t *pte, e;
 
 	while (a < end) {
 		if (!(a & (MEGA - 1)) && a + MEGA <= end) {
 			map(a, a, 1, prot);
 			a += MEGA;
-		} else {
-			map(a, a, 0, prot);
-			a += PAGE_SIZE;
+			continue;
 		}
+		pte = &walk(a, 0)[vpn(a, 0)];
+		e = mkpte(a, prot);
+		stop = min(end, ALIGN_UP(a + 1, MEGA));
+		for (; a < stop; a += PAGE_SIZE, e += mkpte(PAGE_SIZE, 0))
+			*pte++ = e;
 	}
 }
 

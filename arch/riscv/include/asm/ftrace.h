@@ -55,6 +55,13 @@
  * _mcount is an ordinary call after the prologue: they are dead there.
  */
 #define HAVE_DYNAMIC_FTRACE_WITH_REGS
+/*
+ * ftrace_ops.fast_path, fgraph_ops.fast_entry and fast_return: the
+ * trampolines' paths for one ops that do what its callbacks would,
+ * with next to no registers saved (ftrace_fast.S). -pg's ftrace_caller
+ * has none.
+ */
+#define HAVE_FTRACE_FAST_PATH
 #endif
 
 #ifndef __ASSEMBLY__
@@ -69,6 +76,8 @@ struct ftrace_regs;
 /* A bare `ret`: what ftrace_call calls when nothing is traced. */
 void ftrace_stub(unsigned long ip, unsigned long parent_ip,
 		 struct ftrace_ops *op, struct ftrace_regs *fregs);
+void ftrace_graph_stub(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs);
 extern void ftrace_graph_caller(void);
 extern void return_to_handler(void);
 
@@ -84,6 +93,26 @@ extern void return_to_handler(void);
 #endif
 
 #ifdef HAVE_DYNAMIC_FTRACE_WITH_REGS
+/* ftrace_fast.S: the trampolines' fast paths (see HAVE_FTRACE_FAST_PATH) */
+extern char ftrace_function_fast_local[], ftrace_function_fast_global[];
+extern char ftrace_function_fast_counter[], ftrace_function_fast_instret[];
+extern char ftrace_stack_fast[];
+extern char ftrace_graph_entry_fast_local[], ftrace_graph_entry_fast_global[];
+extern char ftrace_graph_entry_fast_counter[];
+extern char ftrace_graph_entry_fast_instret[];
+extern char ftrace_graph_return_fast_local[];
+extern char ftrace_graph_return_fast_global[];
+extern char ftrace_graph_return_fast_counter[];
+extern char ftrace_graph_return_fast_instret[];
+extern char ftrace_profile_entry_fast_local[];
+extern char ftrace_profile_entry_fast_global[];
+extern char ftrace_profile_entry_fast_counter[];
+extern char ftrace_profile_entry_fast_instret[];
+extern char ftrace_profile_return_fast_local[];
+extern char ftrace_profile_return_fast_global[];
+extern char ftrace_profile_return_fast_counter[];
+extern char ftrace_profile_return_fast_instret[];
+
 extern char ftrace_regs_caller[], ftrace_regs_call[];
 extern char ftrace_graph_regs_call[];
 extern void ftrace_graph_regs_caller(void);
