@@ -147,13 +147,20 @@ struct ftrace_hash *ftrace_hash_copy(const struct ftrace_hash *src);
 void free_ftrace_hash(struct ftrace_hash *hash);
 int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
 void ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip);
-bool ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
-			      unsigned long ip);
+bool __ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
+				unsigned long ip);
 int ftrace_hash_for_each(const struct ftrace_hash *hash,
 			 int (*fn)(unsigned long ip, void *data), void *data);
 static inline bool ftrace_hash_empty(const struct ftrace_hash *hash)
 {
 	return !hash || !hash->count;
+}
+
+/* Most notrace hashes are empty: that answer costs no call. */
+static inline bool ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
+					    unsigned long ip)
+{
+	return !ftrace_hash_empty(hash) && __ftrace_lookup_ip_in_hash(hash, ip);
 }
 /* Apply a glob (`foo`, `foo*`, `*foo`, `*foo*`, `!foo`) to a hash. */
 int ftrace_match_records(struct ftrace_hash *hash, const char *glob,

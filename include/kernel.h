@@ -10,6 +10,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a)	(((x) + (a) - 1) & ~((typeof(x))(a) - 1))
 #define ALIGN_DOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define BITS_PER_LONG	(8 * sizeof(long))
+#define BITS_TO_LONGS(n) (((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
 #define container_of(p, t, m) ((t *)((char *)(p) - offsetof(t, m)))

@@ -57,6 +57,12 @@ static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
 ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
+/*
+ * One bit per record, in ip order: the records whose wanted call changed
+ * since their sites were last written. An update visits only these
+ * (Linux's ftrace_replace_code walks every record).
+ */
+static unsigned long *rec_pending;
 static struct ftrace_page *ftrace_pages_start;
 static u64 init_insns;
 static u64 longest_stop_insns;	/* of an update's stop_machine (bench) */
@@ -137,6 +143,9 @@ static void ftrace_process_locs(void)
 	}
 	sort_records(records, nr_records);
 	link_pages();
+	rec_pending = kzalloc(BITS_TO_LONGS(nr_records) * sizeof(long));
+	if (!rec_pending)
+		panic("ftrace: no memory for %lu records", nr_records);
 }
 
 /* Turn every site into its disabled form (Linux's ftrace_update_code). */
@@ -241,7 +250,7 @@ unsigned long ftrace_update_time_insns(void)
 
 /* ---- which ops want which site ---------------------------------------- */
 
-static bool hash_contains(const struct ftrace_hash *filter,
+static inline bool hash_contains(const struct ftrace_hash *filter,
 			  const struct ftrace_hash *notrace_hash, unsigned long ip)
 {
 	return (ftrace_hash_empty(filter) ||
@@ -282,15 +291,16 @@ struct rec_update {
 	const struct ftrace_hash *filter, *notrace_hash;
 	bool inc;
 	bool changed;
+	unsigned long add_flags;	/* what ops brings to a record */
 };
 
-static bool rec_wants_call(const struct dyn_ftrace *rec)
+static inline bool rec_wants_call(const struct dyn_ftrace *rec)
 {
 	return ftrace_enabled && ftrace_rec_count(rec) &&
 	       !(rec->flags & FTRACE_FL_DISABLED);
 }
 
-static bool rec_needs_update(const struct dyn_ftrace *rec)
+static inline bool rec_needs_update(const struct dyn_ftrace *rec)
 {
 	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
 
@@ -298,16 +308,38 @@ static bool rec_needs_update(const struct dyn_ftrace *rec)
 				      !!(rec->flags & FTRACE_FL_REGS_EN));
 }
 
-static void rec_update_one(struct dyn_ftrace *rec, struct rec_update *u)
+/*
+ * The index of the lowest set bit of w, nonzero (Linux's __ffs).
+ * rv64imac has no ctz instruction and the toolchain's libgcc another
+ * float ABI, so: the bit alone times a de Bruijn sequence, whose top 6
+ * bits differ for each of the 64 bits.
+ */
+static unsigned int __ffs(unsigned long w)
+{
+	static const u8 debruijn_bit[64] = {
+		0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+		62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+		63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+		46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
+	};
+
+	return debruijn_bit[((w & -w) * 0x03f79d71b4cb0a89UL) >> 58];
+}
+
+static void rec_mark_pending(const struct dyn_ftrace *rec)
+{
+	unsigned long i = rec - records;
+
+	rec_pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+}
+
+static __always_inline void rec_update_one(struct dyn_ftrace *rec,
+					   struct rec_update *u)
 {
 	struct ftrace_ops *ops = u->ops;
 
 	if (u->inc) {
-		rec->flags++;
-		if (ops_wants_regs(ops))
-			rec->flags |= FTRACE_FL_REGS;
-		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
-			rec->flags |= FTRACE_FL_IPMODIFY;
+		rec->flags = (rec->flags + 1) | u->add_flags;
 	} else {
 		BUG_ON(!ftrace_rec_count(rec));
 		rec->flags--;
@@ -317,16 +349,10 @@ static void rec_update_one(struct dyn_ftrace *rec, struct rec_update *u)
 		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 			rec->flags &= ~FTRACE_FL_IPMODIFY;
 	}
-	u->changed |= rec_needs_update(rec);
-}
-
-static int rec_update_all(struct dyn_ftrace *rec, void *data)
-{
-	struct rec_update *u = data;
-
-	if (hash_contains(u->filter, u->notrace_hash, rec->ip))
-		rec_update_one(rec, u);
-	return 0;
+	if (rec_needs_update(rec)) {
+		u->changed = true;
+		rec_mark_pending(rec);
+	}
 }
 
 static int rec_update_ip(unsigned long ip, void *data)
@@ -339,23 +365,46 @@ static int rec_update_ip(unsigned long ip, void *data)
 	return 0;
 }
 
+/* The flags an ops sets on each record it wants, worked out once. */
+static unsigned long ops_rec_flags(const struct ftrace_ops *ops)
+{
+	return (ops_wants_regs(ops) ? FTRACE_FL_REGS : 0) |
+	       (ops->flags & FTRACE_OPS_FL_IPMODIFY ? FTRACE_FL_IPMODIFY : 0);
+}
+
 /*
- * Count ops in (inc) or out of every record it wants under these hashes.
- * With a filter, only its entries are visited (a few records instead of
- * all of them). Returns whether some site must change.
+ * Count ops in (inc) or out of every record it wants under these hashes,
+ * and mark those whose site must change. With a filter, only its
+ * entries are visited (a few records instead of all of them). Returns
+ * whether some site must change.
  */
 static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 				     const struct ftrace_hash *filter,
 				     const struct ftrace_hash *notrace_hash,
 				     bool inc)
 {
-	struct rec_update u = { ops, filter, notrace_hash, inc, false };
+	struct rec_update u = { ops, filter, notrace_hash, inc, false,
+				ops_rec_flags(ops) };
+	struct dyn_ftrace *rec;
 
-	if (ftrace_hash_empty(filter))
-		ftrace_for_each_rec(rec_update_all, &u);
-	else
+	if (!ftrace_hash_empty(filter)) {
 		ftrace_hash_for_each(filter, rec_update_ip, &u);
+		return u.changed;
+	}
+	for (rec = records; rec < records + nr_records; rec++)
+		if (hash_contains(filter, notrace_hash, rec->ip))
+			rec_update_one(rec, &u);
 	return u.changed;
+}
+
+/* ftrace_enabled changed: every site with a count is due. */
+static void rec_mark_all_pending(void)
+{
+	struct dyn_ftrace *rec;
+
+	for (rec = records; rec < records + nr_records; rec++)
+		if (rec_needs_update(rec))
+			rec_mark_pending(rec);
 }
 
 struct ipmodify_check {
@@ -491,16 +540,15 @@ static unsigned long rec_target(const struct dyn_ftrace *rec,
 	return (rec->flags & flag) ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
-static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
+static void __ftrace_replace_code(struct dyn_ftrace *rec)
 {
 	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
 	unsigned long cur = rec_target(rec, FTRACE_FL_REGS_EN);
 	unsigned long next = rec_target(rec, FTRACE_FL_REGS);
 	int ret = 0;
 
-	(void)unused;
 	if (rec->flags & FTRACE_FL_DISABLED)
-		return 0;
+		return;
 	if (want && !on)
 		ret = ftrace_make_call(rec, next);
 	else if (!want && on)
@@ -509,19 +557,26 @@ static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
 		ret = ftrace_modify_call(rec, cur, next);
 	if (ret) {
 		ftrace_bug(ret, rec);
-		return 0;
+		return;
 	}
 	rec->flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN);
 	if (want)
 		rec->flags |= FTRACE_FL_ENABLED |
 			      ((rec->flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0);
-	return 0;
 }
 
+/* The pending records, in ip order: each page of text is mapped once. */
 static void ftrace_replace_code(void)
 {
+	unsigned long w, bits;
+
 	ftrace_live_step_begin();
-	ftrace_for_each_rec(__ftrace_replace_code, NULL);
+	for (w = 0; w < BITS_TO_LONGS(nr_records); w++) {
+		for (bits = rec_pending[w]; bits; bits &= bits - 1)
+			__ftrace_replace_code(&records[w * BITS_PER_LONG +
+						       __ffs(bits)]);
+		rec_pending[w] = 0;
+	}
 	ftrace_live_step_end();
 }
 
@@ -1036,6 +1091,7 @@ int ftrace_enable_sysctl(int enable)
 	}
 	if (ftrace_enabled != !!enable) {
 		ftrace_enabled = !!enable;
+		rec_mark_all_pending();
 		update_ftrace_function();
 		u.command = FTRACE_UPDATE_CALLS | trace_func_command();
 		ftrace_run_update_code(&u);

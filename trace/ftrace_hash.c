@@ -51,13 +51,12 @@ void free_ftrace_hash(struct ftrace_hash *hash)
 	kfree(hash);
 }
 
-bool ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
-			      unsigned long ip)
+/* In a hash that is not empty. */
+bool __ftrace_lookup_ip_in_hash(const struct ftrace_hash *hash,
+				unsigned long ip)
 {
 	const struct ftrace_func_entry *e;
 
-	if (ftrace_hash_empty(hash))
-		return false;
 	for (e = hash->buckets[hash_index(hash, ip)]; e; e = e->next)
 		if (e->ip == ip)
 			return true;

@@ -180,7 +180,7 @@ static void bad_site_is_refused(struct kunit *t)
 static void call_and_nop(struct kunit *t, struct dyn_ftrace *rec)
 {
 	unsigned long ip = rec->ip;
-	u32 jal;
+	u32 jal = 0;	/* no site holds 0: a jal not encoded fails */
 
 	riscv_insn_jal(ip, FTRACE_ADDR, FTRACE_SITE_LINK_REG, &jal);
 	mutex_lock(&text_mutex);
@@ -780,7 +780,7 @@ static void expect_args_seen(struct kunit *t)
 static void save_regs_on_site(struct kunit *t, struct ftrace_ops *ops)
 {
 	unsigned long ip = ftrace_location((unsigned long)ftrace_test_args);
-	u32 jal;
+	u32 jal = 0;	/* no site holds 0: a jal not encoded fails */
 
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(ops), 0);
 	riscv_insn_jal(ip, FTRACE_REGS_ADDR, FTRACE_SITE_LINK_REG, &jal);

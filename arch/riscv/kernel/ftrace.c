@@ -42,20 +42,34 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 }
 
 /*
- * Replace old with new at ip, after checking ip holds old. A -pg site
- * may be only 2-aligned, and is then written as two halfwords, which
- * stop_machine makes safe (asm/ftrace.h); that build has no live mode.
+ * The writes that take more than one store: someone must hear of
+ * them (the debug hook, a live step), or the site is a -pg one only
+ * 2-aligned, written as two halfwords, which stop_machine makes safe
+ * (asm/ftrace.h); that build has no live mode.
  */
-static int ftrace_modify_code(unsigned long ip, u32 old, u32 new)
+static noinline int ftrace_write_noted(unsigned long ip, u32 old, u32 new)
 {
-	if (riscv_insn_read(ip) != old)
-		return -EINVAL;
-	if (unlikely(ftrace_patch_hook))
+	if (ftrace_patch_hook)
 		ftrace_patch_hook(ip, old, new);
 	if (ip & 3)
 		return patch_insn_write((void *)ip, &new, sizeof(new));
 	if (ftrace_patch_live())
 		ftrace_live_written(ip);
+	return patch_insn32((void *)ip, new);
+}
+
+/*
+ * Replace old with new at ip, after checking ip holds old. Inline, the
+ * rare cases out of line: a site's write is then a tail call of
+ * patch_insn32, and patching every site pays no frame per site.
+ */
+static __always_inline int ftrace_modify_code(unsigned long ip, u32 old,
+					      u32 new)
+{
+	if (riscv_insn_read(ip) != old)
+		return -EINVAL;
+	if (unlikely(ftrace_patch_hook || ftrace_patch_live() || (ip & 3)))
+		return ftrace_write_noted(ip, old, new);
 	return patch_insn32((void *)ip, new);
 }
 

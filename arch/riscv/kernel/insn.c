@@ -1,8 +1,9 @@
 /*
  * insn.c: encodes the calls the ftrace patcher writes into call sites
- * (`jal` within +-1 MiB, `auipc` + `jalr` within +-2 GiB) and decodes
- * them back, so the patcher can check what a site holds before it
- * rewrites it. Every range and alignment rule lives here.
+ * (`auipc` + `jalr` within +-2 GiB; `jal` within +-1 MiB is inline in
+ * asm/insn.h, as the patcher encodes one per site) and decodes them
+ * back, so the patcher can check what a site holds before it rewrites
+ * it. Every other range and alignment rule lives here.
  */
 #include "kernel.h"
 #include "asm/insn.h"
@@ -18,20 +19,6 @@ static bool valid_reg(int reg)
 static bool valid_target(unsigned long target)
 {
 	return !(target & 1);
-}
-
-int riscv_insn_jal(unsigned long pc, unsigned long target, int rd,
-		   u32 *insn)
-{
-	long offset = (long)(target - pc);
-
-	if (!valid_reg(rd))
-		return -EINVAL;
-	if (!valid_target(target) || offset < RISCV_JAL_MIN ||
-	    offset > RISCV_JAL_MAX)
-		return -ERANGE;
-	*insn = riscv_enc_j(rd, offset);
-	return 0;
 }
 
 /*

@@ -30,11 +30,15 @@ DEFINE_MUTEX(text_mutex);
 static unsigned long mapped_page[2] = { ~0UL, ~0UL };
 static unsigned long alias_cpus;	/* CPUs that mapped since the unmap */
 
-static noinline void poke_map(int slot, unsigned long page_cpu)
+/* Out of line, so that a write to the page already mapped needs no frame. */
+static noinline void *poke_map(int slot, unsigned long page_cpu,
+			       unsigned long addr)
 {
 	fixmap_map(FIX_TEXT_POKE0 + slot, page_cpu & ~(PAGE_SIZE - 1));
 	mapped_page[slot] = page_cpu;
 	alias_cpus |= 1UL << smp_processor_id();
+	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) +
+	       (addr & (PAGE_SIZE - 1));
 }
 
 static inline void *poke_addr(int slot, unsigned long addr)
@@ -42,7 +46,7 @@ static inline void *poke_addr(int slot, unsigned long addr)
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 
 	if (unlikely(mapped_page[slot] != (page | smp_processor_id())))
-		poke_map(slot, page | smp_processor_id());
+		return poke_map(slot, page | smp_processor_id(), addr);
 	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) + (addr - page);
 }
 

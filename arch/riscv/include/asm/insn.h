@@ -10,6 +10,7 @@
 #define _ASM_INSN_H
 
 #include "types.h"
+#include "errno.h"
 
 /* Integer register numbers, named as the psABI does. */
 #define RV_REG_ZERO	0
@@ -194,10 +195,21 @@ static inline u32 riscv_enc_j(int rd, long imm)
  * Checked encoders for the patcher. Each returns 0 and stores the
  * instruction(s), or -ERANGE when the target is odd or out of reach,
  * or -EINVAL for a register that cannot be used; nothing is stored
- * on error.
+ * on error. jal is inline: patching every site encodes one per site.
  */
-int riscv_insn_jal(unsigned long pc, unsigned long target, int rd,
-		   u32 *insn);
+static inline int riscv_insn_jal(unsigned long pc, unsigned long target,
+				 int rd, u32 *insn)
+{
+	long offset = (long)(target - pc);
+
+	if (rd < 0 || rd >= RV_NR_REGS)
+		return -EINVAL;
+	if ((target & 1) || offset < RISCV_JAL_MIN || offset > RISCV_JAL_MAX)
+		return -ERANGE;
+	*insn = riscv_enc_j(rd, offset);
+	return 0;
+}
+
 int riscv_insn_auipc_jalr(unsigned long pc, unsigned long target,
 			  int rd_link, int rs_tmp, u32 insn[2]);
 
