@@ -180,20 +180,23 @@ static int online_cpus(void)
 }
 
 /*
- * Before the stoppers exist (ftrace_init) only the boot CPU runs: just
- * call fn. With another CPU up, that CPU could fetch an instruction fn
- * is halfway through writing (a -pg site is two halfword stores).
+ * Only this CPU runs: just call fn with interrupts off. Before the
+ * stoppers exist (ftrace_init) that must be so: another CPU could
+ * fetch an instruction fn is halfway through writing (a -pg site is
+ * two halfword stores). Later, on one CPU, the caller runs, so no other
+ * task is inside a preempt-disabled region: a round would wait for
+ * nothing.
  */
-static int stop_machine_early(int (*fn)(void *), void *data)
+static int stop_machine_alone(int (*fn)(void *), void *data, int n)
 {
 	unsigned long flags;
-	int ret, n = online_cpus();
+	int ret;
 
 	if (n > 1)
 		panic("stop_machine: %d CPUs online, no stopper threads", n);
 	flags = local_irq_save();
 	ret = fn(data);
-
+	rounds++;
 	local_flush_icache();
 	local_irq_restore(flags);
 	return ret;
@@ -203,14 +206,14 @@ int stop_machine(int (*fn)(void *), void *data)
 {
 	struct multi_stop_data m = { .fn = fn, .data = data };
 	struct stall_watch w = { 0, 0 };
-	int cpu;
+	int cpu, n = online_cpus();
 
-	if (!stopper[0])
-		return stop_machine_early(fn, data);
+	if (!stopper[0] || n == 1)
+		return stop_machine_alone(fn, data, n);
 	mutex_lock(&stop_mutex);
 	preempt_disable();
 	m.active_cpu = smp_processor_id();
-	m.num_threads = online_cpus();
+	m.num_threads = n;
 	set_state(&m, MULTI_STOP_PREPARE);
 	stop_work = &m;
 	stop_running = true;

@@ -288,10 +288,9 @@ static bool other_ops_with(struct dyn_ftrace *rec, struct ftrace_ops *skip,
 
 struct rec_update {
 	struct ftrace_ops *ops;
-	const struct ftrace_hash *filter, *notrace_hash;
+	const struct ftrace_hash *notrace_hash;
 	bool inc;
 	bool changed;
-	unsigned long add_flags;	/* what ops brings to a record */
 };
 
 static inline bool rec_wants_call(const struct dyn_ftrace *rec)
@@ -326,20 +325,21 @@ static unsigned int __ffs(unsigned long w)
 	return debruijn_bit[((w & -w) * 0x03f79d71b4cb0a89UL) >> 58];
 }
 
-static void rec_mark_pending(const struct dyn_ftrace *rec)
+static void rec_mark_pending(unsigned long *pending, unsigned long i)
 {
-	unsigned long i = rec - records;
-
-	rec_pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+	pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
 }
 
-static __always_inline void rec_update_one(struct dyn_ftrace *rec,
-					   struct rec_update *u)
+/*
+ * Count ops in (inc) or out of rec; add_flags are what ops brings to
+ * it. Does its site now need rewriting?
+ */
+static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
+					   struct ftrace_ops *ops, bool inc,
+					   unsigned long add_flags)
 {
-	struct ftrace_ops *ops = u->ops;
-
-	if (u->inc) {
-		rec->flags = (rec->flags + 1) | u->add_flags;
+	if (inc) {
+		rec->flags = (rec->flags + 1) | add_flags;
 	} else {
 		BUG_ON(!ftrace_rec_count(rec));
 		rec->flags--;
@@ -349,20 +349,7 @@ static __always_inline void rec_update_one(struct dyn_ftrace *rec,
 		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 			rec->flags &= ~FTRACE_FL_IPMODIFY;
 	}
-	if (rec_needs_update(rec)) {
-		u->changed = true;
-		rec_mark_pending(rec);
-	}
-}
-
-static int rec_update_ip(unsigned long ip, void *data)
-{
-	struct rec_update *u = data;
-	struct dyn_ftrace *rec = ftrace_lookup_ip(ip);
-
-	if (rec && !ftrace_lookup_ip_in_hash(u->notrace_hash, ip))
-		rec_update_one(rec, u);
-	return 0;
+	return rec_needs_update(rec);
 }
 
 /* The flags an ops sets on each record it wants, worked out once. */
@@ -370,6 +357,56 @@ static unsigned long ops_rec_flags(const struct ftrace_ops *ops)
 {
 	return (ops_wants_regs(ops) ? FTRACE_FL_REGS : 0) |
 	       (ops->flags & FTRACE_OPS_FL_IPMODIFY ? FTRACE_FL_IPMODIFY : 0);
+}
+
+static int rec_update_ip(unsigned long ip, void *data)
+{
+	struct rec_update *u = data;
+	struct dyn_ftrace *rec = ftrace_lookup_ip(ip);
+
+	if (rec && !ftrace_lookup_ip_in_hash(u->notrace_hash, ip) &&
+	    rec_update_one(rec, u->ops, u->inc, ops_rec_flags(u->ops))) {
+		u->changed = true;
+		rec_mark_pending(rec_pending, rec - records);
+	}
+	return 0;
+}
+
+/*
+ * Every record is due: ftrace_replace_code looks at each, as Linux's
+ * does always. One store per word.
+ */
+static void rec_mark_all_pending(void)
+{
+	unsigned long i, last = nr_records % BITS_PER_LONG;
+
+	for (i = 0; i < nr_records / BITS_PER_LONG; i++)
+		rec_pending[i] = ~0UL;
+	if (last)
+		rec_pending[i] = (1UL << last) - 1;
+}
+
+/*
+ * No filter: every record but the notrace ones (`nop -> function`
+ * patches every site), so every record is marked when one is due. What
+ * the loop reads stays in locals, as the records' stores could
+ * otherwise change it for the compiler.
+ */
+static bool rec_update_every(struct ftrace_ops *ops,
+			     const struct ftrace_hash *filter,
+			     const struct ftrace_hash *notrace_hash, bool inc)
+{
+	struct dyn_ftrace *recs = records;
+	unsigned long n = nr_records, i, add_flags = ops_rec_flags(ops);
+	bool changed = false;
+
+	for (i = 0; i < n; i++)
+		if (hash_contains(filter, notrace_hash, recs[i].ip) &&
+		    rec_update_one(&recs[i], ops, inc, add_flags))
+			changed = true;
+	if (changed)
+		rec_mark_all_pending();
+	return changed;
 }
 
 /*
@@ -383,29 +420,14 @@ static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 				     const struct ftrace_hash *notrace_hash,
 				     bool inc)
 {
-	struct rec_update u = { ops, filter, notrace_hash, inc, false,
-				ops_rec_flags(ops) };
-	struct dyn_ftrace *rec;
+	struct rec_update u = { ops, notrace_hash, inc, false };
 
-	if (!ftrace_hash_empty(filter)) {
-		ftrace_hash_for_each(filter, rec_update_ip, &u);
-		return u.changed;
-	}
-	for (rec = records; rec < records + nr_records; rec++)
-		if (hash_contains(filter, notrace_hash, rec->ip))
-			rec_update_one(rec, &u);
+	if (ftrace_hash_empty(filter))
+		return rec_update_every(ops, filter, notrace_hash, inc);
+	ftrace_hash_for_each(filter, rec_update_ip, &u);
 	return u.changed;
 }
 
-/* ftrace_enabled changed: every site with a count is due. */
-static void rec_mark_all_pending(void)
-{
-	struct dyn_ftrace *rec;
-
-	for (rec = records; rec < records + nr_records; rec++)
-		if (rec_needs_update(rec))
-			rec_mark_pending(rec);
-}
 
 struct ipmodify_check {
 	struct ftrace_ops *ops;
@@ -534,20 +556,26 @@ static void remove_ftrace_ops(struct ftrace_ops *ops)
 
 /* ---- patching ---------------------------------------------------------- */
 
-static unsigned long rec_target(const struct dyn_ftrace *rec,
-				unsigned long flag)
+static unsigned long rec_target(unsigned long flags, unsigned long flag)
 {
-	return (rec->flags & flag) ? FTRACE_REGS_ADDR : FTRACE_ADDR;
+	return (flags & flag) ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
-static void __ftrace_replace_code(struct dyn_ftrace *rec)
+/*
+ * Bring rec's site in line with its flags. rec_wants_call with
+ * ftrace_enabled read once per update (enabled), and the flags read
+ * once per record; a site already right costs no store.
+ */
+static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 {
-	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
-	unsigned long cur = rec_target(rec, FTRACE_FL_REGS_EN);
-	unsigned long next = rec_target(rec, FTRACE_FL_REGS);
-	int ret = 0;
+	unsigned long flags = rec->flags;
+	bool want = enabled && ftrace_rec_count(rec);
+	bool on = flags & FTRACE_FL_ENABLED;
+	unsigned long cur = rec_target(flags, FTRACE_FL_REGS_EN);
+	unsigned long next = rec_target(flags, FTRACE_FL_REGS);
+	int ret;
 
-	if (rec->flags & FTRACE_FL_DISABLED)
+	if (flags & FTRACE_FL_DISABLED)
 		return;
 	if (want && !on)
 		ret = ftrace_make_call(rec, next);
@@ -555,27 +583,32 @@ static void __ftrace_replace_code(struct dyn_ftrace *rec)
 		ret = ftrace_make_nop(rec, cur);
 	else if (want && cur != next)
 		ret = ftrace_modify_call(rec, cur, next);
+	else
+		return;
 	if (ret) {
 		ftrace_bug(ret, rec);
 		return;
 	}
-	rec->flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN);
+	flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN);
 	if (want)
-		rec->flags |= FTRACE_FL_ENABLED |
-			      ((rec->flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0);
+		flags |= FTRACE_FL_ENABLED |
+			 ((flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0);
+	rec->flags = flags;
 }
 
 /* The pending records, in ip order: each page of text is mapped once. */
 static void ftrace_replace_code(void)
 {
-	unsigned long w, bits;
+	unsigned long *pending = rec_pending, w, bits;
+	struct dyn_ftrace *recs = records;
+	bool enabled = ftrace_enabled;
 
 	ftrace_live_step_begin();
 	for (w = 0; w < BITS_TO_LONGS(nr_records); w++) {
-		for (bits = rec_pending[w]; bits; bits &= bits - 1)
-			__ftrace_replace_code(&records[w * BITS_PER_LONG +
-						       __ffs(bits)]);
-		rec_pending[w] = 0;
+		for (bits = pending[w]; bits; bits &= bits - 1)
+			__ftrace_replace_code(&recs[w * BITS_PER_LONG +
+						    __ffs(bits)], enabled);
+		pending[w] = 0;
 	}
 	ftrace_live_step_end();
 }
