@@ -325,7 +325,7 @@ static unsigned int __ffs(unsigned long w)
 	return debruijn_bit[((w & -w) * 0x03f79d71b4cb0a89UL) >> 58];
 }
 
-static void rec_mark_pending(unsigned long *pending, unsigned long i)
+static inline void rec_mark_pending(unsigned long *pending, unsigned long i)
 {
 	pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
 }
