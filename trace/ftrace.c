@@ -251,7 +251,8 @@ unsigned long ftrace_update_time_insns(void)
 /* ---- which ops want which site ---------------------------------------- */
 
 static inline bool hash_contains(const struct ftrace_hash *filter,
-			  const struct ftrace_hash *notrace_hash, unsigned long ip)
+				 const struct ftrace_hash *notrace_hash,
+				 unsigned long ip)
 {
 	return (ftrace_hash_empty(filter) ||
 		ftrace_lookup_ip_in_hash(filter, ip)) &&
@@ -427,7 +428,6 @@ static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 	ftrace_hash_for_each(filter, rec_update_ip, &u);
 	return u.changed;
 }
-
 
 struct ipmodify_check {
 	struct ftrace_ops *ops;
