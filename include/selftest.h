@@ -103,6 +103,7 @@ unsigned int kunit_dmesg_count(const char *s);
 bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns);
 
 int selftest_run(const char *filter);
+void selftest_set_bytes_in_use(size_t (*fn)(void));
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 
 #endif

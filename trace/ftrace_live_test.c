@@ -26,7 +26,7 @@
 #include "trace_targets.h"
 #include "time.h"
 
-#define LIVE_CYCLES	100	/* of 10 updates each */
+#define LIVE_CYCLES	20	/* of 10 updates each */
 #define STOP_CYCLES	20	/* stop_machine rounds take longer */
 /*
  * Loops a callback spins, to widen the window an unregister must wait

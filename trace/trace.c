@@ -5,6 +5,7 @@
  * tracer's init and reset, tracing_on, the trace clocks and options.
  */
 #include "kernel.h"
+#include "selftest.h"
 #include "string.h"
 #include "mm.h"
 #include "smp.h"
@@ -330,4 +331,5 @@ void trace_init(void)
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
 	tracing_start_cmdline_record();
+	selftest_set_bytes_in_use(mm_bytes_less_ret_stacks);
 }
