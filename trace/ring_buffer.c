@@ -69,8 +69,10 @@ static struct rb_unread_totals rb_count_unread(struct trace_buffer *buffer,
 	pos = READ_ONCE(cpu_buffer->reader_pos);
 	tail = READ_ONCE(cpu_buffer->tail_num);
 	for (num = reader_pos_head(pos); num <= tail; num++) {
-		t.entries += READ_ONCE(rb_num_to_page(cpu_buffer, num)->entries);
-		t.bytes += rb_page_bytes(rb_num_to_page(cpu_buffer, num));
+		struct buffer_page *bpage = rb_num_to_page(cpu_buffer, num);
+
+		t.entries += READ_ONCE(bpage->entries);
+		t.bytes += rb_page_bytes(bpage);
 	}
 	ring_buffer_reader_unlock(buffer);
 	t.entries -= min(t.entries, reader_pos_count(pos));
@@ -382,23 +384,27 @@ void ring_buffer_free(struct trace_buffer *buffer)
 /*
  * Put the newest pages of the old ring into a new one of n slots, page
  * number k in slot k % n as always; what does not fit is the oldest and
- * counts as overrun. spare holds n fresh data pages for the other
+ * counts as overrun. slots holds n fresh data pages for the other
  * slots; the old data pages left over go back.
  */
 static void rb_move_pages(struct ring_buffer_per_cpu *cpu_buffer,
 			  struct buffer_page *slots, unsigned long n)
 {
 	u64 pos = cpu_buffer->reader_pos, head = reader_pos_head(pos);
-	u64 tail = cpu_buffer->tail_num, first = tail + 1 > n ? tail + 1 - n : 0;
-	unsigned long i, cnt = reader_pos_count(pos), off = reader_pos_offset(pos);
+	u64 tail = cpu_buffer->tail_num;
+	u64 first = tail + 1 > n ? tail + 1 - n : 0;
+	unsigned long count = reader_pos_count(pos);
+	unsigned long offset = reader_pos_offset(pos);
+	unsigned long i;
 	u64 num;
 
 	if (first > head) {
-		for (num = head; num < first; num++, cnt = 0)
-			cpu_buffer->overrun += rb_num_to_page(cpu_buffer, num)->entries -
-					       cnt;
+		for (num = head; num < first; num++, count = 0)
+			cpu_buffer->overrun += rb_num_to_page(cpu_buffer,
+							      num)->entries -
+					       count;
 		head = first;
-		cnt = off = 0;
+		count = offset = 0;
 	}
 	for (num = head; num <= tail; num++) {
 		struct buffer_page *dst = &slots[num % n];
@@ -414,7 +420,7 @@ static void rb_move_pages(struct ring_buffer_per_cpu *cpu_buffer,
 	cpu_buffer->nr_pages = n;
 	cpu_buffer->tail_page = rb_num_to_page(cpu_buffer, tail);
 	cpu_buffer->commit_page = cpu_buffer->tail_page;
-	cpu_buffer->reader_pos = reader_pos_pack(head, cnt, off);
+	cpu_buffer->reader_pos = reader_pos_pack(head, count, offset);
 	cpu_buffer->reader = (struct rb_cursor){ .page_num = (u64)-1 };
 }
 

@@ -32,7 +32,7 @@ struct buffer_data_page {
 
 /* A slot of the ring: a data page and what the writer knows of it. */
 struct buffer_page {
-	unsigned long write;		/* bytes reserved; past the end when full */
+	unsigned long write;		/* bytes reserved; past end when full */
 	unsigned long entries;		/* data events reserved on it */
 	unsigned long end;		/* where its events stop */
 	struct buffer_data_page *page;
@@ -41,7 +41,7 @@ struct buffer_page {
 /* A place in a CPU's events, and the time of the event before it. */
 struct rb_cursor {
 	u64 page_num;
-	unsigned long events;		/* data events before offset on the page */
+	unsigned long events;		/* data events before offset */
 	unsigned long offset;		/* bytes into the page */
 	u64 read_stamp;
 };

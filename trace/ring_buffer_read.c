@@ -165,7 +165,8 @@ rb_reader_next(struct ring_buffer_per_cpu *cpu_buffer, u64 *ts, bool consume)
 		rb_reader_sync(cpu_buffer);
 		c = cpu_buffer->reader;
 		size = rb_committed_bytes(cpu_buffer, c.page_num, &final);
-		ret = rb_read_event(cpu_buffer, &c, size, cpu_buffer->event_buf);
+		ret = rb_read_event(cpu_buffer, &c, size,
+				    cpu_buffer->event_buf);
 		if (ret == RB_NONE && !final)
 			return NULL;
 		if (ret == RB_EVENT &&

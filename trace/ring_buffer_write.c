@@ -183,7 +183,8 @@ static __always_inline u64 rb_clock(struct ring_buffer_per_cpu *cpu_buffer)
  * This handles every case; the common one takes rb_reserve_fast.
  */
 static struct ring_buffer_event *
-__rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer, unsigned long data_len)
+__rb_reserve_next(struct ring_buffer_per_cpu *cpu_buffer,
+		  unsigned long data_len)
 {
 	struct buffer_page *tail_page = cpu_buffer->tail_page;
 	unsigned long tail = tail_page->write, length = rb_event_size(data_len);
@@ -257,7 +258,8 @@ rb_reserve_fast(struct ring_buffer_per_cpu *cpu_buffer, unsigned long length)
 }
 
 /* Nested writers moved the tail on: the pages before it are complete. */
-static noinline struct buffer_page *rb_commit_pages(struct ring_buffer_per_cpu *cpu_buffer)
+static noinline struct buffer_page *
+rb_commit_pages(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	struct buffer_page *bpage = cpu_buffer->commit_page;
 
@@ -271,7 +273,8 @@ static noinline struct buffer_page *rb_commit_pages(struct ring_buffer_per_cpu *
 }
 
 /* Make every reserved byte visible: only the outermost writer does. */
-static inline void rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
+static inline void
+rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	struct buffer_page *bpage = cpu_buffer->commit_page;
 
