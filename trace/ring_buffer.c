@@ -48,6 +48,20 @@
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define RB_BUFFER_OFF		(1UL << 20)
 
+/*
+ * The lock of the pages: the readers take it, and resize and reset,
+ * which swap or rewind them. Here, where most of its users are.
+ */
+void ring_buffer_reader_lock(struct trace_buffer *buffer)
+{
+	mutex_lock(&buffer->reader_lock);
+}
+
+void ring_buffer_reader_unlock(struct trace_buffer *buffer)
+{
+	mutex_unlock(&buffer->reader_lock);
+}
+
 /* ---- counters ------------------------------------------------------------ */
 
 struct rb_unread_totals {

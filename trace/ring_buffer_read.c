@@ -233,16 +233,6 @@ bool ring_buffer_empty_cpu(struct trace_buffer *buffer, int cpu)
 	return empty;
 }
 
-void ring_buffer_reader_lock(struct trace_buffer *buffer)
-{
-	mutex_lock(&buffer->reader_lock);
-}
-
-void ring_buffer_reader_unlock(struct trace_buffer *buffer)
-{
-	mutex_unlock(&buffer->reader_lock);
-}
-
 /* ---- iterators ----------------------------------------------------------- */
 
 /*
