@@ -41,25 +41,15 @@
 
 /* The traced function's arguments, a0..a7 as an array at sp + base. */
 	.macro SAVE_ARGS base
-	sd	a0, \base+0(sp)
-	sd	a1, \base+8(sp)
-	sd	a2, \base+16(sp)
-	sd	a3, \base+24(sp)
-	sd	a4, \base+32(sp)
-	sd	a5, \base+40(sp)
-	sd	a6, \base+48(sp)
-	sd	a7, \base+56(sp)
+	.irp n, 0, 1, 2, 3, 4, 5, 6, 7
+	sd	a\n, \base + \n * SZREG(sp)
+	.endr
 	.endm
 
 	.macro RESTORE_ARGS base
-	ld	a0, \base+0(sp)
-	ld	a1, \base+8(sp)
-	ld	a2, \base+16(sp)
-	ld	a3, \base+24(sp)
-	ld	a4, \base+32(sp)
-	ld	a5, \base+40(sp)
-	ld	a6, \base+48(sp)
-	ld	a7, \base+56(sp)
+	.irp n, 0, 1, 2, 3, 4, 5, 6, 7
+	ld	a\n, \base + \n * SZREG(sp)
+	.endr
 	.endm
 
 /*

@@ -11,6 +11,8 @@
 #include "asm/ptrace.h"
 #include "asm/asm-offsets.h"
 
+#define SZREG			8	/* bytes of a register (rv64) */
+
 /*
  * A frame record, as every function's prologue stores it (-fno-omit-
  * frame-pointer): s0 points just above it, the caller's s0 at s0 - 16,
