@@ -65,6 +65,11 @@ endif
 SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
 	   trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
+# One trampoline family per build mode: -pg's calling convention in
+# mcount-pg.S, the patchable sites' in mcount-dyn.S (as Kbuild picks
+# objects by CONFIG_); what both share is in mcount.S.
+OTHER_TRAMPOLINES := $(if $(filter mcount,$(FTRACE)),mcount-dyn,mcount-pg)
+SRCS_S	:= $(filter-out arch/riscv/kernel/$(OTHER_TRAMPOLINES).S,$(SRCS_S))
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
 
 # The sources are a wildcard, so a removed one leaves no newer object to

@@ -69,7 +69,7 @@ void ftrace_graph_set_clock(u64 (*clock)(void))
 
 /*
  * Its own ops, so the sites it needs are counted like anyone's. Its
- * function is a one-instruction stub (mcount-dyn.S): the work is done
+ * function is a one-instruction stub (mcount.S): the work is done
  * at ftrace_graph_call, or by the user's fast entry.
  */
 static struct ftrace_ops graph_ops = {

@@ -3,9 +3,10 @@
  * touch the per-CPU area through tp and the current task's
  * preempt_count; their fast paths also write ring-buffer events and
  * read the tracers' state). Each is checked with _Static_assert where
- * its struct is defined or used: kernel/sched.c, trace/ring_buffer.c,
- * trace/fgraph.c, trace/trace_functions.c, trace/trace_functions_graph.c,
- * trace/ftrace_profile.c, trace/trace_stack.c.
+ * its struct is defined or used: kernel/sched.c,
+ * trace/ring_buffer_internal.h, trace/fgraph.c, trace/trace_functions.c,
+ * trace/trace_functions_graph.c, trace/ftrace_profile.c,
+ * trace/trace_stack.c.
  */
 #ifndef _ASM_OFFSETS_H
 #define _ASM_OFFSETS_H
