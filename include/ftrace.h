@@ -26,8 +26,6 @@ enum {
 	FTRACE_OPS_FL_RECURSION			= 1 << 3,
 	FTRACE_OPS_FL_IPMODIFY			= 1 << 4,
 	FTRACE_OPS_FL_PERMANENT			= 1 << 5,
-	/* No RCU here: every callback already runs non-preemptible. */
-	FTRACE_OPS_FL_RCU			= 1 << 6,
 	FTRACE_OPS_FL_STUB			= 1 << 7,
 };
 

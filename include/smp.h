@@ -14,8 +14,7 @@
 /* IPI messages, one bit each in cpu->ipi_pending. */
 #define IPI_RESCHEDULE	0
 #define IPI_CALL_FUNC	1
-#define IPI_STOP	2
-#define IPI_CALL_EACH	3
+#define IPI_CALL_EACH	2
 
 struct task;
 
@@ -96,7 +95,6 @@ static inline void cpu_relax(void)
 
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);
-void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
 void on_each_cpu(void (*fn)(void *), void *data);
