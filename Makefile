@@ -151,6 +151,39 @@ $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
 	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)")
 
+# The unused-function check (tests/host/test_unused.py): each source
+# again with a section per function and per object, linked with
+# --gc-sections; a function the linker drops, nothing references.
+# Untraced, since the site tables (__patchable_function_entries,
+# __mcount_loc) point at every traced function and would keep it; not
+# inlined, since a call inlined everywhere leaves no reference.
+GC	:= $(B)/gc
+GC_OBJS	:= $(SRCS_C:%.c=$(GC)/%.o) $(SRCS_S:%.S=$(GC)/%.o)
+GC_FLAGS := -ffunction-sections -fdata-sections -fno-inline
+# A function nothing calls, which the check must find.
+GC_PROBE := $(GC)/tests/host/fixtures/unused_probe.o
+
+$(GC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(GC_FLAGS) -c $< -o $@
+
+$(GC)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# $(GC)/NAME.removed: the sections the linker removed, one line each;
+# $(GC)/NAME.sym: the symbols it kept.
+gc_link = $(CC) $(LDFLAGS) -Wl,--gc-sections -Wl,--print-gc-sections \
+	  $(1) $(B)/kallsyms0.o -o $(2).elf -lgcc 2> $(2).removed && \
+	  $(NM) $(2).elf > $(2).sym
+
+$(GC)/kernel.removed: $(GC_OBJS) $(OBJS_FILE) $(B)/kallsyms0.o linker.ld
+	$(Q)$(call gc_link,$(GC_OBJS),$(GC)/kernel)
+
+$(GC)/probe.removed: $(GC_OBJS) $(GC_PROBE) $(OBJS_FILE) $(B)/kallsyms0.o \
+		     linker.ld
+	$(Q)$(call gc_link,$(GC_OBJS) $(GC_PROBE),$(GC)/probe)
+
 run: deps $(B)/kernel.elf
 	$(QEMU) $(QEMU_ARGS)
 
@@ -225,7 +258,8 @@ fuzz-bins: $(FUZZ_BINS)
 # and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
 # commit), each a test that passes when the suite kills it.
 MUTATE_SEED ?=
-test: deps $(B)/kernel.elf $(HOST_BINS)
+test: deps $(B)/kernel.elf $(HOST_BINS) $(GC)/kernel.removed \
+      $(GC)/probe.removed
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
 	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
@@ -286,4 +320,5 @@ help:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(HOST_BINS:=.d) $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)
+-include $(OBJS:.o=.d) $(GC_OBJS:.o=.d) $(GC_PROBE:.o=.d) $(HOST_BINS:=.d) \
+	 $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)
