@@ -40,10 +40,13 @@ SMP	?= 4
 MEM	?= 256M
 APPEND	?=
 
+# -Wno-unused-parameter as Linux builds: a callback takes the arguments
+# of its type whether it uses them or not.
 ARCH_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
 	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
 	   -falign-functions=4 -fno-ipa-icf -Wall -Wextra -Werror -std=gnu11 \
+	   -Wno-unused-parameter \
 	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
 	   -DFTRACE_MODE_$(FTRACE)
 ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \
@@ -200,7 +203,8 @@ HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
 # Host tests in Python (the scripts/ tools): run_all.py runs them as is.
 HOST_PY    := $(wildcard tests/host/test_*.py)
 # Host tests #include the kernel sources they test; -MMD tracks which.
-HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
+HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	       -std=gnu11 -DHOST_TEST \
 	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
 
 $(B)/host/%: tests/host/%.c

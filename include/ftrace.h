@@ -226,8 +226,6 @@ static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 static inline int ftrace_test_recursion_trylock(unsigned long ip,
 						unsigned long parent_ip)
 {
-	(void)ip;
-	(void)parent_ip;
 	return __ftrace_test_recursion_trylock(current);
 }
 

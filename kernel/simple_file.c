@@ -63,7 +63,6 @@ static ssize_t simple_write(struct file *file, const char *buf, size_t n)
 
 static int simple_release(struct inode *inode, struct file *file)
 {
-	(void)inode;
 	if (file->private) {
 		seq_free(file->private);
 		kfree(file->private);

@@ -419,7 +419,6 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 	int bit = trace_test_and_set_recursion(t, TRACE_LIST_START);
 	struct ftrace_ops *op;
 
-	(void)ignored;
 	if (bit < 0)
 		return;
 	for (op = READ_ONCE(ftrace_ops_list); op != &ftrace_list_end;
@@ -498,7 +497,6 @@ static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
 	unsigned long next = rec_target(rec, FTRACE_FL_REGS);
 	int ret = 0;
 
-	(void)unused;
 	if (rec->flags & FTRACE_FL_DISABLED)
 		return 0;
 	if (want && !on)

@@ -108,7 +108,6 @@ static void function_profile_call(unsigned long ip, unsigned long parent_ip,
 	struct ftrace_profile *rec;
 	unsigned long flags;
 
-	(void)parent_ip, (void)ops, (void)fregs;
 	if (!READ_ONCE(ftrace_profile_enabled))
 		return;
 	/* An interrupt's calls must not meet this one in the same chain. */
@@ -331,7 +330,6 @@ static void function_stat_file_show(struct seq_buf *s, long data)
 
 static void function_profile_enabled_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%d\n", READ_ONCE(ftrace_profile_enabled));
 }
 
@@ -341,7 +339,6 @@ static int function_profile_enabled_store(char *buf, struct file *file,
 	unsigned long val;
 	int ret = kstrtoul(buf, 10, &val);
 
-	(void)file, (void)data;
 	return ret ? ret : ftrace_profile_set_enabled(val);
 }
 

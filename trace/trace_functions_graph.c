@@ -319,7 +319,6 @@ static int graph_trace_init(struct trace_array *tr)
 
 static void graph_trace_reset(struct trace_array *tr)
 {
-	(void)tr;
 	unregister_ftrace_graph(graph_gops);
 	graph_gops = NULL;
 }
@@ -334,7 +333,6 @@ static int graph_trace_update_thresh(struct trace_array *tr)
 static int func_graph_set_flag(struct trace_array *tr, u32 old_flags,
 			       u32 bit, int set)
 {
-	(void)tr, (void)old_flags;
 	if (bit == TRACE_GRAPH_PRINT_IRQS) {
 		WRITE_ONCE(ftrace_graph_skip_irqs, !set);
 		update_graph_filtered();

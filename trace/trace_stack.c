@@ -175,7 +175,6 @@ static void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 	unsigned long resume = ip + MCOUNT_INSN_SIZE, entry_sp, top;
 	struct task *t = current;
 
-	(void)op;
 	if (++*disabled != 1 || !t->stack)
 		goto out;
 	top = task_stack_top(t);
@@ -242,7 +241,6 @@ void stack_trace_set_max(unsigned long size)
 
 static void stack_max_size_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%ld\n", READ_ONCE(stack_trace_max_size));
 }
 
@@ -251,7 +249,6 @@ static int stack_max_size_store(char *buf, struct file *file, long data)
 	unsigned long val;
 	int ret = kstrtoul(buf, 10, &val);
 
-	(void)file, (void)data;
 	if (!ret)
 		stack_trace_set_max(val);
 	return ret;
@@ -290,7 +287,6 @@ static void stack_trace_show(struct seq_buf *s, long data)
 {
 	struct stack_trace_copy *c = kmalloc(sizeof(*c));
 
-	(void)data;
 	if (!c) {
 		seq_set_nomem(s);
 		return;
@@ -302,7 +298,6 @@ static void stack_trace_show(struct seq_buf *s, long data)
 
 static void stack_tracer_enabled_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%d\n", READ_ONCE(stack_tracer_enabled));
 }
 
@@ -311,7 +306,6 @@ static int stack_tracer_enabled_store(char *buf, struct file *file,
 {
 	int val, ret = kstrtoint(strim(buf), 10, &val);
 
-	(void)file, (void)data;
 	return ret ? ret : stack_trace_sysctl(val);
 }
 

@@ -25,10 +25,6 @@
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
-	(void)buf;
-	(void)size;
-	(void)addr;
-	(void)with_offset;
 	abort();
 }
 

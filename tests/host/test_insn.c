@@ -14,8 +14,6 @@
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
-	(void)addr;
-	(void)with_offset;
 	return scnprintf(buf, size, "?");
 }
 
