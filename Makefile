@@ -95,6 +95,13 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/selftest.c lib/% trace/%
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
+# Per-file flags (Linux's CFLAGS_foo.o), each for a reason:
+#  trace/trace_functions{,_graph}.c: no frame records, which would cost
+#    each traced call 4 instructions in their callbacks; s0 is kept fixed,
+#    so it goes on naming the caller's record and unwinders skip them.
+CFLAGS_trace/trace_functions.o := -fomit-frame-pointer -ffixed-s0
+CFLAGS_trace/trace_functions_graph.o := -fomit-frame-pointer -ffixed-s0
+
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to
 # each traced object (its __mcount_loc section), and checks the linked
 # kernel: one record per function that calls _mcount, nothing else.
@@ -113,7 +120,7 @@ all: $(B)/kernel.elf
 $(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) -c $< -o $@
 	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S

@@ -64,7 +64,7 @@ static inline void trace_function(struct trace_array *tr, unsigned long ip,
  * call with no frame record (s0 keeps pointing at the trampoline's,
  * which names the traced function and its caller).
  */
-static __attribute__((optimize("omit-frame-pointer"))) void
+static void
 __function_trace_call(struct trace_array *tr, unsigned long ip,
 		      unsigned long parent_ip)
 {
@@ -87,7 +87,7 @@ static noinline void function_trace_call_pid(struct trace_array *tr,
  * fn_test_cost (trace/trace_functions_test.c) measures them under
  * -icount.
  */
-static __attribute__((optimize("omit-frame-pointer"))) void
+static void
 function_trace_call(unsigned long ip, unsigned long parent_ip,
 		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {

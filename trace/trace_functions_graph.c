@@ -219,7 +219,6 @@ static noinline int trace_graph_entry_filtered(struct ftrace_graph_ent *trace)
  * record of its own, as the function tracer's callback: s0 still points
  * at prepare_ftrace_return's, which chains to the trampoline's.
  */
-__attribute__((optimize("omit-frame-pointer")))
 int trace_graph_entry(struct ftrace_graph_ent *trace)
 {
 	struct trace_array *tr = graph_array;
@@ -266,7 +265,6 @@ static __always_inline void graph_record_return(struct task *t,
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */
-__attribute__((optimize("omit-frame-pointer")))
 void trace_graph_return(struct ftrace_graph_ret *trace)
 {
 	struct task *t = current;
