@@ -6,6 +6,7 @@
 #define _SMP_H
 
 #include "kernel.h"
+#include "cache.h"
 #include "time.h"
 #include "asm/csr.h"
 
@@ -18,7 +19,10 @@
 
 struct task;
 
-/* The assembly reads curr and need_resched: see asm/asm-offsets.h. */
+/*
+ * The assembly reads curr and need_resched: see asm/asm-offsets.h. Each
+ * on lines of its own: other CPUs read curr and write ipi_pending.
+ */
 struct cpu {
 	struct task *curr;		/* the running task */
 	struct task *idle;		/* this CPU's <idle>-0 */
@@ -36,7 +40,7 @@ struct cpu {
 	/* This CPU's part of the trace's ring buffer, for the trampolines */
 	void *trace_buffer;
 	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
-};
+} ____cacheline_aligned;
 
 extern struct cpu cpus[NR_CPUS];
 extern int nr_cpus;

@@ -16,6 +16,7 @@
  *    (trace/ftrace_live.c).
  */
 #include "kernel.h"
+#include "cache.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
@@ -48,7 +49,7 @@ struct ftrace_ops ftrace_list_end = {
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
-struct ftrace_ops *function_trace_op = &ftrace_list_end;
+struct ftrace_ops *function_trace_op __cacheline_aligned = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);

@@ -14,6 +14,7 @@
  * the trace is trace_graph_output.c's.
  */
 #include "kernel.h"
+#include "cache.h"
 #include "string.h"
 #include "fgraph.h"
 #include "stop_machine.h"
@@ -67,7 +68,7 @@ static DEFINE_MUTEX(graph_lock);
  * Is any of the four filters above set? Then trace_graph_entry takes
  * its slow path; the common case, none set, tests this one word.
  */
-static bool graph_filtered;
+static bool graph_filtered __cacheline_aligned;
 
 static struct fgraph_ops funcgraph_ops;
 
