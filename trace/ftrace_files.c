@@ -331,11 +331,6 @@ static const struct file_operations ftrace_pid_fops = {
 
 /* ---- /proc/sys/kernel/ftrace_enabled ----------------------------------------- */
 
-static void ftrace_enabled_show(struct seq_buf *s, long data)
-{
-	seq_printf(s, "%d\n", ftrace_enabled);
-}
-
 /* -EBUSY when turning off under a PERMANENT ops (ftrace_enable_sysctl). */
 static int ftrace_enabled_store(char *buf, struct file *file, long data)
 {
@@ -363,6 +358,7 @@ void ftrace_create_files(struct inode *dir)
 	create_simple(dir, "dyn_ftrace_total_info", dyn_ftrace_total_info_show,
 		      NULL, 0);
 	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"), "ftrace_enabled",
-		      ftrace_enabled_show, ftrace_enabled_store, 0);
+		      simple_show_int, ftrace_enabled_store,
+		      (long)&ftrace_enabled);
 	ftrace_patch_mode_create_file();
 }

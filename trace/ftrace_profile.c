@@ -328,11 +328,6 @@ static void function_stat_file_show(struct seq_buf *s, long data)
 	kfree(v);
 }
 
-static void function_profile_enabled_show(struct seq_buf *s, long data)
-{
-	seq_printf(s, "%d\n", READ_ONCE(ftrace_profile_enabled));
-}
-
 static int function_profile_enabled_store(char *buf, struct file *file,
 					  long data)
 {
@@ -350,9 +345,9 @@ void ftrace_profile_tracefs(struct inode *dir)
 
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		ftrace_profile_alloc_cpu(&ftrace_profile_stats[cpu]);
-	create_simple(dir, "function_profile_enabled",
-		      function_profile_enabled_show,
-		      function_profile_enabled_store, 0);
+	create_simple(dir, "function_profile_enabled", simple_show_int,
+		      function_profile_enabled_store,
+		      (long)&ftrace_profile_enabled);
 	for (cpu = 0; stat_dir && cpu < trace_nr_cpus(); cpu++) {
 		snprintf(name, sizeof(name), "function%ld", cpu);
 		create_simple(stat_dir, name, function_stat_file_show, NULL,

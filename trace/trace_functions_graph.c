@@ -396,7 +396,7 @@ void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
 }
 
 /* max_graph_depth: 0 is no limit. */
-void ftrace_graph_set_max_depth(unsigned int depth)
+void ftrace_graph_set_max_depth(unsigned long depth)
 {
 	WRITE_ONCE(fgraph_max_depth, depth);
 	update_graph_filtered();

@@ -88,16 +88,6 @@ static void max_graph_depth_show(struct seq_buf *s, long data)
 	seq_printf(s, "%u\n", fgraph_max_depth);
 }
 
-static int max_graph_depth_store(char *buf, struct file *file, long data)
-{
-	unsigned long depth;
-	int ret = kstrtoul(buf, 10, &depth);
-
-	if (!ret)
-		ftrace_graph_set_max_depth(depth);
-	return ret;
-}
-
 /* ---- buffer sizes and per-CPU stats -------------------------------------- */
 
 static unsigned long cpu_size_kb(int cpu)
@@ -384,7 +374,7 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
-		      max_graph_depth_store, 0);
+		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
