@@ -503,16 +503,17 @@ def test_line_of_line_max_bytes_runs(k):
 
 
 def test_long_glob_list_into_set_ftrace_filter(k):
-    # Two static functions may share a name: the filter lists each site.
-    sites = k.run(f'cat {T}/available_filter_functions', timeout=30).split()
-    names = sorted(set(sites))
+    # Two static functions may share a name: each is a record of its own.
+    records = k.run(f'cat {T}/available_filter_functions',
+                    timeout=30).split()
+    names = sorted(set(records))
     globs = [name[:-1] + '*' for name in names]
     while len(' '.join(globs)) > LINE_MAX - 100:
         globs.pop()
     line = f"echo '{' '.join(globs)}' > {T}/set_ftrace_filter"
     assert len(line) > 3000, f'only {len(line)} bytes of globs'
     k.check(k.run(line, timeout=30), '')
-    want = [n for n in sites if any(n.startswith(g[:-1]) for g in globs)]
+    want = [n for n in records if any(n.startswith(g[:-1]) for g in globs)]
     k.check('\n'.join(sorted(k.run(f'cat {T}/set_ftrace_filter').split())),
             '\n'.join(sorted(want)))
     k.run(f'echo > {T}/set_ftrace_filter')
