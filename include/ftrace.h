@@ -26,8 +26,6 @@ enum {
 	FTRACE_OPS_FL_RECURSION			= 1 << 3,
 	FTRACE_OPS_FL_IPMODIFY			= 1 << 4,
 	FTRACE_OPS_FL_PERMANENT			= 1 << 5,
-	/* No RCU here: every callback already runs non-preemptible. */
-	FTRACE_OPS_FL_RCU			= 1 << 6,
 	FTRACE_OPS_FL_STUB			= 1 << 7,
 };
 
@@ -228,8 +226,6 @@ static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 static inline int ftrace_test_recursion_trylock(unsigned long ip,
 						unsigned long parent_ip)
 {
-	(void)ip;
-	(void)parent_ip;
 	return __ftrace_test_recursion_trylock(current);
 }
 

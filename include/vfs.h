@@ -128,6 +128,13 @@ struct inode *create_simple(struct inode *dir, const char *name,
 			    void (*show)(struct seq_buf *s, long data),
 			    int (*store)(char *buf, struct file *file, long data),
 			    long data);
+/* A show() for a file that holds an int: data is its address. */
+void simple_show_int(struct seq_buf *s, long data);
+/*
+ * A store() that parses a decimal unsigned long and passes it to data,
+ * a void (*)(unsigned long).
+ */
+int simple_store_ulong(char *buf, struct file *file, long data);
 
 /* ramfs (kernel/ramfs.c): a directory whose files live in memory. */
 struct inode *ramfs_mount(struct inode *parent, const char *name);

@@ -106,7 +106,6 @@ static int probability_store(char *buf, struct file *file, long data)
 	unsigned long val;
 	int ret = kstrtoul(strim(buf), 10, &val);
 
-	(void)file;
 	if (ret || val > 100)
 		return -EINVAL;
 	fault_attr_set(attr, val, attr->interval, attr->times);
@@ -124,7 +123,6 @@ static int interval_store(char *buf, struct file *file, long data)
 	unsigned long val;
 	int ret = kstrtoul(strim(buf), 10, &val);
 
-	(void)file;
 	if (ret)
 		return ret;
 	fault_attr_set(attr, attr->probability, val, attr->times);
@@ -142,7 +140,6 @@ static int times_store(char *buf, struct file *file, long data)
 	long val;
 	int ret = kstrtol(strim(buf), 10, &val);
 
-	(void)file;
 	if (ret || val < -1)
 		return -EINVAL;
 	fault_attr_set(attr, attr->probability, attr->interval, val);

@@ -30,7 +30,6 @@ static void selftest_thread(void *arg)
 {
 	char filter[BOOTARGS_MAX], name[32];
 
-	(void)arg;
 	cmdline_value("selftest", filter, sizeof(filter));
 	if (selftest_unknown(filter, name, sizeof(name))) {
 		printk("selftest: %s: no such suite\n", name);

@@ -120,7 +120,6 @@ void shell_main(void *arg)
 	static char line[SHELL_LINE_MAX + 1];
 	char prompt[PATH_MAX + 16];
 
-	(void)arg;
 	console_set_owner(current);
 	boot_instret = rdinstret();
 	for (;;) {
@@ -141,8 +140,6 @@ static int cmd_help(struct shell_out *out, int argc, char **argv)
 	struct name_list names;
 	int i;
 
-	(void)argc;
-	(void)argv;
 	name_list_init(&names);
 	for_each_shell_command(cmd)
 		name_list_add(&names, cmd->name, "");

@@ -96,7 +96,6 @@ static u64 extra_per_call(u64 base)
 static void stub_callback(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 }
 
 /* The trampoline alone: an ops with an empty callback on bench_target. */
@@ -355,7 +354,6 @@ static volatile bool writers_stop;
 
 static void writer_loop(void *arg)
 {
-	(void)arg;
 	while (!writers_stop)
 		bench_target(0);
 }

@@ -141,7 +141,6 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 
 static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 0;
 }
 
@@ -379,7 +378,6 @@ unsigned long fgraph_unbalanced_returns(void)
 /* `fgraph`: what the core holds per task, and whether it ever lost track. */
 static int cmd_fgraph(struct shell_out *out, int argc, char **argv)
 {
-	(void)argc, (void)argv;
 	sh_printf(out, "ret_stack: %d entries of %zu bytes per task\n",
 		  FTRACE_RETFUNC_DEPTH, sizeof(struct ftrace_ret_stack));
 	sh_printf(out, "unbalanced returns: %lu\n",
@@ -429,7 +427,6 @@ struct alloc_ctx {
 
 static int count_tasks(struct task *t, void *data)
 {
-	(void)t;
 	(*(int *)data)++;
 	return 0;
 }
@@ -478,7 +475,6 @@ static int alloc_retstack_tasklist(void)
 
 static int drop_ret_stack(struct task *t, void *data)
 {
-	(void)data;
 	/* Hooked frames keep it until the last returns (ret_stack_done). */
 	if (t->curr_ret_stack < 0)
 		kfree(__atomic_exchange_n(&t->ret_stack, NULL,

@@ -221,7 +221,6 @@ static unsigned long function_calls;
 static void count_function(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)parent_ip, (void)op, (void)fregs;
 	if (ip == ftrace_location((unsigned long)ftrace_test_fib))
 		function_calls++;
 }
@@ -305,7 +304,6 @@ static int entry_in_preemptible(struct ftrace_graph_ent *trace)
 
 static void return_in_preemptible(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 	returns++;
 	preemptible_callbacks += !current->preempt_count;
 }
@@ -391,7 +389,6 @@ static noinline void walk_frames(unsigned long *ras, int max)
 static void walk_at_site(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 	walk_frames(ras_at_site, ARRAY_SIZE(ras_at_site));
 }
 
@@ -505,7 +502,6 @@ static void frame_pointer_checked(struct kunit *t)
  */
 void fgraph_fp_test(void *arg)
 {
-	(void)arg;
 	reset_counts(ftrace_test_bad_frame);
 	if (register_ftrace_graph(&counting_gops))
 		panic("fgraph_fp_test: cannot start graph tracing");

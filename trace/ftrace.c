@@ -16,6 +16,7 @@
  *    (trace/ftrace_live.c).
  */
 #include "kernel.h"
+#include "cache.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
@@ -48,7 +49,7 @@ struct ftrace_ops ftrace_list_end = {
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
-struct ftrace_ops *function_trace_op = &ftrace_list_end;
+struct ftrace_ops *function_trace_op __cacheline_aligned = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
@@ -419,7 +420,6 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 	int bit = trace_test_and_set_recursion(t, TRACE_LIST_START);
 	struct ftrace_ops *op;
 
-	(void)ignored;
 	if (bit < 0)
 		return;
 	for (op = READ_ONCE(ftrace_ops_list); op != &ftrace_list_end;
@@ -498,7 +498,6 @@ static int __ftrace_replace_code(struct dyn_ftrace *rec, void *unused)
 	unsigned long next = rec_target(rec, FTRACE_FL_REGS);
 	int ret = 0;
 
-	(void)unused;
 	if (rec->flags & FTRACE_FL_DISABLED)
 		return 0;
 	if (want && !on)

@@ -153,7 +153,6 @@ static void storm_callback(unsigned long ip, unsigned long parent_ip,
 {
 	struct storm_ops *s = container_of(op, struct storm_ops, ops);
 
-	(void)parent_ip;
 	count(&s->calls);
 	if (!READ_ONCE(s->live))
 		count(&s->after_unregister);
@@ -546,13 +545,11 @@ static int stress_rendezvous(struct shell_out *out, unsigned long n)
 
 static int hook_every_call(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 1;
 }
 
 static void ignore_return(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 static struct fgraph_ops stress_gops = {
@@ -562,7 +559,6 @@ static struct fgraph_ops stress_gops = {
 
 static void child(void *arg)
 {
-	(void)arg;
 }
 
 /* Threads started and reaped as fast as they go, one at a time. */

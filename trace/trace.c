@@ -56,13 +56,11 @@ static const struct trace_clock_def {
 
 static int nop_trace_init(struct trace_array *tr)
 {
-	(void)tr;
 	return 0;
 }
 
 static void nop_trace_reset(struct trace_array *tr)
 {
-	(void)tr;
 }
 
 /* The tracer that records nothing: only trace_marker and probes write. */

@@ -311,7 +311,7 @@ enum {
 };
 
 extern unsigned int fgraph_max_depth;
-void ftrace_graph_set_max_depth(unsigned int depth);
+void ftrace_graph_set_max_depth(unsigned long depth);
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 

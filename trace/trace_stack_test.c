@@ -136,7 +136,6 @@ static int hook_tail_chain(struct ftrace_graph_ent *trace)
 
 static void graph_return_ignored(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 static long identity(long a)

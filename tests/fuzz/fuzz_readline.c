@@ -95,10 +95,6 @@ void kfree(const void *p)
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
-	(void)buf;
-	(void)size;
-	(void)addr;
-	(void)with_offset;
 	abort();
 }
 

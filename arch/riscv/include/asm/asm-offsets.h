@@ -20,10 +20,10 @@
 #define TASK_PID		116
 #define TASK_TRACE_RECURSION	120
 #define TASK_STACK		168
-#define TASK_RET_STACK		272
-#define TASK_CURR_RET_STACK	280
-#define TASK_CURR_RET_DEPTH	284
-#define TASK_GRAPH_PAUSE	296
+#define TASK_RET_STACK		264
+#define TASK_CURR_RET_STACK	272
+#define TASK_CURR_RET_DEPTH	276
+#define TASK_GRAPH_PAUSE	288
 #define THREAD_SIZE_ASM		(16 * 1024)
 
 /* struct ftrace_ret_stack (include/fgraph.h), 40 bytes */
