@@ -63,7 +63,7 @@ TRACE_FLAGS :=
 endif
 
 SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
-	   trace/*.c lib/*.c)
+	   kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
 
@@ -87,9 +87,14 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/selftest       counts what the tracer does and must not be counted
 #  lib/*                 string and printf run inside tracers
 #  trace/*               the tracer must never trace itself
+#  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
+#                        drive and measure the tracer: traced, they would
+#                        count themselves
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
-	   kernel/selftest.c lib/% trace/%
+	   kernel/selftest.c lib/% trace/% \
+	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
+	   trace_cmd fgraph))
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to

@@ -1,6 +1,6 @@
 /*
  * workloads.h: small programs for the tracer to watch, started by the
- * shell's `run` (kernel/cmd_run.c) as kernel threads. They are traced
+ * shell's `run` (kernel/shell/cmd_run.c) as kernel threads. They are traced
  * like the rest of the kernel, and each step is a real, out-of-line
  * function, so a function or function_graph trace shows their shape.
  */
@@ -29,7 +29,7 @@ const struct workload *workload_find(const char *name);
  */
 int workload_count_arg(int argc, char **argv, unsigned long def,
 		       unsigned long min, unsigned long max, unsigned long *val);
-/* `klpdemo` (kernel/klp_demo.c): the livepatch stress test. */
+/* `klpdemo` (kernel/demo/klp_demo.c): the livepatch stress test. */
 int klpdemo_main(struct shell_out *out, int argc, char **argv);
 const struct workload *workload_get(size_t i);	/* NULL past the last */
 

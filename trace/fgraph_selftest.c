@@ -17,7 +17,7 @@
 #include "fgraph.h"
 #include "stop_machine.h"
 #include "kallsyms.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "mm.h"
 

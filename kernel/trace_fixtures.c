@@ -1,10 +1,10 @@
 /*
- * trace_targets.c: functions that exist to be traced. They are compiled
+ * trace_fixtures.c: functions that exist to be traced. They are compiled
  * with a patchable entry like any kernel code, kept out of line and
  * distinct, so selftests can filter on them by name and count calls.
  */
 #include "kernel.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "ftrace.h"
 
 #define TARGET __attribute__((__noinline__, __noclone__))

@@ -1,5 +1,5 @@
 /*
- * trace_targets.h: small traced functions (kernel/trace_targets.c) that
+ * trace_fixtures.h: small traced functions (kernel/trace_fixtures.c) that
  * the ftrace selftests, `bench` and the livepatch demo call and patch.
  */
 #ifndef _TRACE_TARGETS_H

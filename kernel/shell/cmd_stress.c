@@ -1,5 +1,5 @@
 /*
- * stress.c: the `stress` shell command, what `make stress` drives
+ * cmd_stress.c: the `stress` shell command, what `make stress` drives
  * (scripts/stress.py).
  *
  *   stress storm N [SEED]  the other CPUs run every workload in a loop
