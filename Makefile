@@ -44,8 +44,7 @@ ARCH_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
 	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
 	   -falign-functions=4 -fno-ipa-icf -Wall -Wextra -Werror -std=gnu11 \
-	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
-	   -DFTRACE_MODE_$(FTRACE)
+	   -Iinclude -Iarch/riscv/include -MMD -MP -DFTRACE_MODE_$(FTRACE)
 ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \
 	   -DFTRACE_MODE_$(FTRACE) -g
 LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
@@ -96,6 +95,8 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
 	   trace_cmd fgraph))
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
+# trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
+private_inc = $(if $(filter trace/%,$(1)),-Itrace)
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to
 # each traced object (its __mcount_loc section), and checks the linked
@@ -115,7 +116,8 @@ all: $(B)/kernel.elf
 $(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) $(call private_inc,$<) \
+		-c $< -o $@
 	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S
@@ -144,12 +146,16 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The link map's cross references show who calls whom:
+# scripts/check_layers.py fails the build on a call up the layers.
 $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
-		 scripts/checkelf.py \
+		 scripts/checkelf.py scripts/check_layers.py \
 		 $(RECORDMCOUNT)
-	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
+	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc \
+		-Wl,-Map,$(B)/kernel.map -Wl,--cref
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(PYTHON) scripts/check_layers.py $(B)/kernel.map
 	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 

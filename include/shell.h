@@ -76,6 +76,4 @@ char *sh_read_file(const char *path);
 struct inode *shell_cwd(void);
 void shell_set_cwd(struct inode *dir);
 
-void shell_main(void *arg);
-
 #endif

@@ -77,7 +77,6 @@ struct file {
 	void *private;			/* per-open state */
 };
 
-void vfs_init(void);
 struct inode *vfs_root(void);
 struct inode *vfs_lookup(struct inode *cwd, const char *path);
 int vfs_walk(struct inode *cwd, const char *path, struct inode **out);

@@ -11,6 +11,7 @@
  * test runs away.
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "selftest.h"
 #include "ftrace.h"
@@ -503,7 +504,7 @@ static void frame_pointer_checked(struct kunit *t)
  * caller restores its own frame from sp, so if nothing panics it says
  * so and powers off with a failure.
  */
-void fgraph_fp_test(void *arg)
+static void fgraph_fp_test(void *arg)
 {
 	(void)arg;
 	reset_counts(ftrace_test_bad_frame);
@@ -514,6 +515,7 @@ void fgraph_fp_test(void *arg)
 	console_printf("fgraph_fp_test: the bad frame pointer went unseen\n");
 	machine_poweroff(1);
 }
+BOOT_PROGRAM("fgraph_fp_test", fgraph_fp_test);
 
 /* fgraph has one user: these tests need it free, and ftrace on. */
 static void fgraph_suite_init(struct kunit *t)

@@ -16,6 +16,7 @@
  *    (trace/ftrace_live.c).
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
@@ -154,7 +155,7 @@ static void ftrace_update_code(void)
 	flush_icache_all();
 }
 
-void ftrace_init(void)
+static void ftrace_init(void)
 {
 	u64 start = rdinstret();
 
@@ -169,6 +170,7 @@ void ftrace_init(void)
 	       nr_pages);
 	ftrace_patch_mode_init();
 }
+early_initcall(ftrace_init);
 
 static unsigned long rec_lower_bound(unsigned long ip);
 
