@@ -11,7 +11,8 @@ them); a reference from an object to one in a higher room is an upward
 call, which must go through a registered callback or a table instead
 (initcalls, BOOT_PROGRAM, SHELL_COMMAND, WORKLOAD, the unwinder hook).
 Symbols the linker script defines (_text, __start_shell_cmds) belong
-to no object and are skipped. An object in no room is an error too, so
+to no object and are skipped, as is _mcount, which -pg calls from every
+traced function. An object in no room is an error too, so
 a new folder must be given its place.
 
 The map's objects are BUILD's (BUILD/trace/ftrace.o is trace/ftrace).
@@ -42,6 +43,9 @@ RANK = {room: rank for rank, (room, _) in enumerate(ROOMS)}
 # half of ftrace is trace/'s, and kernel/* matches kernel/fs/vfs too.
 ROOM_MATCH_ORDER = ('selftests', 'fixtures', 'demo', 'shell', 'fs',
                     'trace', 'core')
+# The call -pg puts in every traced function is the site itself, not a
+# call the code makes.
+COMPILER_SYMBOLS = {'_mcount'}
 ASSIGNMENT = re.compile(r'^\s+0x[0-9a-f]+\s+(\w+) = ', re.M)
 
 
@@ -78,7 +82,7 @@ def parse_cref(text):
         elif current:
             current[1].append(line.strip())
     return [(name, files[0], files[1:]) for name, files in entries
-            if files and name not in script_symbols]
+            if files and name not in script_symbols | COMPILER_SYMBOLS]
 
 
 def violations(text, build):
