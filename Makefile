@@ -89,11 +89,15 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
 #                        drive and measure the tracer: traced, they would
 #                        count themselves
+#  *_test.c, *_selftest.c  the selftests: available_filter_functions lists
+#                        the kernel, not its tests; what they trace is in
+#                        kernel/trace_fixtures.c, which stays traced
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
 	   kernel/selftest.c lib/% trace/% \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
-	   trace_cmd fgraph))
+	   trace_cmd fgraph)) \
+	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 # trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
 private_inc = $(if $(filter trace/%,$(1)),-Itrace)
