@@ -1,7 +1,7 @@
 /*
  * workloads.c: what `run` starts: fib, sort, crc32, pingpong, and
- * klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel code
- * and each step is a real function (noinline, and noclone so that
+ * klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
+ * code and each step is a real function (noinline, and noclone so that
  * GCC's .isra/.constprop copies do not rename it), so the tracer sees
  * every call. Long loops poll current->sigpending, so Ctrl-C stops
  * them.
