@@ -1,7 +1,9 @@
 /*
- * trace_fixtures.c: functions that exist to be traced. They are compiled
- * with a patchable entry like any kernel code, kept out of line and
- * distinct, so selftests can filter on them by name and count calls.
+ * trace_fixtures.c: functions that exist to be traced, the only test
+ * code that is (the selftests are built without sites, Makefile's
+ * NOTRACE). They are compiled with a patchable entry like any kernel
+ * code, kept out of line and distinct, so selftests can filter on them
+ * by name and count calls.
  */
 #include "kernel.h"
 #include "trace_fixtures.h"
