@@ -88,24 +88,19 @@ static void print_return_address(unsigned long ra)
 		console_printf("[<%016lx>] 0x%lx\n", ra, ra);
 }
 
-/* The saved ra, unless a tracer registered how to see through its hooks. */
-static unsigned long frame_ret_saved(unsigned long fp,
-				     unsigned long **next_retp)
-{
-	(void)next_retp;
-	return ((unsigned long *)fp)[-1];
-}
-
-static unwind_ret_fn frame_ret = frame_ret_saved;
+static unwind_ret_fn frame_ret;
 
 void unwind_register_frame_ret(unwind_ret_fn fn)
 {
 	WRITE_ONCE(frame_ret, fn);
 }
 
+/* The saved ra, unless a tracer registered how to see through its hooks. */
 unsigned long unwind_frame_ret(unsigned long fp, unsigned long **next_retp)
 {
-	return READ_ONCE(frame_ret)(fp, next_retp);
+	unwind_ret_fn fn = READ_ONCE(frame_ret);
+
+	return fn ? fn(fp, next_retp) : ((unsigned long *)fp)[-1];
 }
 
 /*
