@@ -47,8 +47,7 @@ CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
 	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
 	   -falign-functions=4 -fno-ipa-icf -Wall -Wextra -Werror -std=gnu11 \
 	   -Wno-unused-parameter \
-	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
-	   -DFTRACE_MODE_$(FTRACE)
+	   -Iinclude -Iarch/riscv/include -MMD -MP -DFTRACE_MODE_$(FTRACE)
 ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \
 	   -DFTRACE_MODE_$(FTRACE) -g
 LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
@@ -66,7 +65,7 @@ TRACE_FLAGS :=
 endif
 
 SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
-	   trace/*.c lib/*.c)
+	   kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
 # One trampoline family per build mode: -pg's calling convention in
 # mcount-pg.S, the patchable sites' in mcount-dyn.S (as Kbuild picks
@@ -95,10 +94,21 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/selftest       counts what the tracer does and must not be counted
 #  lib/*                 string and printf run inside tracers
 #  trace/*               the tracer must never trace itself
+#  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
+#                        drive and measure the tracer: traced, they would
+#                        count themselves
+#  *_test.c, *_selftest.c  the selftests: available_filter_functions lists
+#                        the kernel, not its tests; what they trace is in
+#                        kernel/trace_fixtures.c, which stays traced
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
-	   kernel/selftest.c lib/% trace/%
+	   kernel/selftest.c lib/% trace/% \
+	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
+	   trace_cmd fgraph)) \
+	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
+# trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
+private_inc = $(if $(filter trace/%,$(1)),-Itrace)
 
 # Per-file flags (Linux's CFLAGS_foo.o), each for a reason:
 #  trace/trace_functions{,_graph}.c: no frame records, which would cost
@@ -125,7 +135,8 @@ all: $(B)/kernel.elf
 $(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) \
+		$(call private_inc,$<) -c $< -o $@
 	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S
@@ -154,12 +165,16 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The link map's cross references show who calls whom:
+# scripts/check_layers.py fails the build on a call up the layers.
 $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
-		 scripts/checkelf.py \
+		 scripts/checkelf.py scripts/check_layers.py \
 		 $(RECORDMCOUNT)
-	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
+	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc \
+		-Wl,-Map,$(B)/kernel.map -Wl,--cref
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(PYTHON) scripts/check_layers.py $(B)/kernel.map
 	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 

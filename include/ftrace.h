@@ -94,7 +94,6 @@ extern int ftrace_enabled;
 extern struct mutex ftrace_lock;
 extern struct mutex text_mutex;
 
-void ftrace_init(void);
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,

@@ -79,7 +79,7 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 } while (0)
 
 /*
- * selftest_busy_until_irqs (trace/selftest_irqs.c) calls
+ * selftest_busy_until_irqs (trace/irqs_selftest.c) calls
  * ftrace_test_target1 on one CPU until nr_irqs interrupts have come,
  * and says how many came, how much count(cpu) grew meanwhile, and how
  * many calls it made: a tracer that loses no interrupt records each.

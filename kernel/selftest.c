@@ -10,6 +10,9 @@
 #include "string.h"
 #include "mm.h"
 #include "time.h"
+#include "fdt.h"
+#include "init.h"
+#include "smp.h"
 
 extern const struct kunit_suite __start_selftests[], __stop_selftests[];
 
@@ -191,3 +194,17 @@ int selftest_run(const char *filter)
 		       all.pass + all.fail + all.skip);
 	return all.fail;
 }
+
+/* `-append selftest` runs every suite, `selftest=a,b` the suites named. */
+static void selftest_thread(void *arg)
+{
+	char filter[BOOTARGS_MAX], name[32];
+
+	cmdline_value("selftest", filter, sizeof(filter));
+	if (selftest_unknown(filter, name, sizeof(name))) {
+		printk("selftest: %s: no such suite\n", name);
+		machine_poweroff(2);
+	}
+	machine_poweroff(selftest_run(filter) ? 1 : 0);
+}
+BOOT_PROGRAM("selftest", selftest_thread);

@@ -13,13 +13,13 @@
  * do.
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
 #include "ftrace.h"
 #include "fgraph.h"
 #include "trace_clock.h"
-#include "shell.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
 #include "asm/asm-offsets.h"
@@ -363,6 +363,13 @@ unsigned long ftrace_graph_frame_ret(unsigned long fp,
 	return ftrace_graph_ret_addr(current, ra, retp);
 }
 
+/* Backtraces (kernel/printk.c) see the callers fgraph hooked. */
+static void fgraph_unwind_init(void)
+{
+	unwind_register_frame_ret(ftrace_graph_frame_ret);
+}
+early_initcall(fgraph_unwind_init);
+
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx)
 {
 	int index = t->curr_ret_stack - idx;
@@ -374,18 +381,6 @@ unsigned long fgraph_unbalanced_returns(void)
 {
 	return unbalanced;
 }
-
-/* `fgraph`: what the core holds per task, and whether it ever lost track. */
-static int cmd_fgraph(struct shell_out *out, int argc, char **argv)
-{
-	sh_printf(out, "ret_stack: %d entries of %zu bytes per task\n",
-		  FTRACE_RETFUNC_DEPTH, sizeof(struct ftrace_ret_stack));
-	sh_printf(out, "unbalanced returns: %lu\n",
-		  fgraph_unbalanced_returns());
-	return 0;
-}
-SHELL_COMMAND("fgraph", cmd_fgraph,
-	      "the function graph core: ret_stack size, unbalanced returns");
 
 /* ---- ret_stack per task ------------------------------------------------ */
 

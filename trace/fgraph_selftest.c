@@ -11,13 +11,14 @@
  * test runs away.
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "selftest.h"
 #include "ftrace.h"
 #include "fgraph.h"
 #include "stop_machine.h"
 #include "kallsyms.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "mm.h"
 
@@ -500,7 +501,7 @@ static void frame_pointer_checked(struct kunit *t)
  * caller restores its own frame from sp, so if nothing panics it says
  * so and powers off with a failure.
  */
-void fgraph_fp_test(void *arg)
+static void fgraph_fp_test(void *arg)
 {
 	reset_counts(ftrace_test_bad_frame);
 	if (register_ftrace_graph(&counting_gops))
@@ -510,6 +511,7 @@ void fgraph_fp_test(void *arg)
 	console_printf("fgraph_fp_test: the bad frame pointer went unseen\n");
 	machine_poweroff(1);
 }
+BOOT_PROGRAM("fgraph_fp_test", fgraph_fp_test);
 
 /* fgraph has one user: these tests need it free, and ftrace on. */
 static void fgraph_suite_init(struct kunit *t)

@@ -17,6 +17,7 @@
  */
 #include "kernel.h"
 #include "cache.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
@@ -155,7 +156,7 @@ static void ftrace_update_code(void)
 	flush_icache_all();
 }
 
-void ftrace_init(void)
+static void ftrace_init(void)
 {
 	u64 start = rdinstret();
 
@@ -170,6 +171,7 @@ void ftrace_init(void)
 	       nr_pages);
 	ftrace_patch_mode_init();
 }
+early_initcall(ftrace_init);
 
 static unsigned long rec_lower_bound(unsigned long ip);
 

@@ -23,7 +23,7 @@
 #include "smp.h"
 #include "ftrace.h"
 #include "printk.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "time.h"
 
 #define LIVE_CYCLES	20	/* of 10 updates each */

@@ -7,7 +7,7 @@
 #include "kernel.h"
 #include "selftest.h"
 #include "fgraph.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "irq.h"
 #include "printk.h"
 #include "trace.h"

@@ -17,7 +17,7 @@
 #include "smp.h"
 #include "patch.h"
 #include "printk.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "asm/insn.h"
 #include "asm/ptrace.h"
 

@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "selftest.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "smp.h"
@@ -188,6 +189,21 @@ int trace_nr_cpus(void)
 	return ring_buffer_nr_cpus(global_trace.buffer);
 }
 
+struct trace_buffer *tracing_global_buffer(void)
+{
+	return global_trace.buffer;
+}
+
+int tracing_tracer_names(const char **names, int max)
+{
+	struct tracer *t;
+	int n = 0;
+
+	for (t = trace_types; t && n < max; t = t->next)
+		names[n++] = t->name;
+	return n;
+}
+
 /* ---- clocks ------------------------------------------------------------- */
 
 const char *trace_clock_name(int id)
@@ -312,7 +328,7 @@ static void register_builtin_tracers(void)
 }
 
 /* Once every CPU is online: buffers, tracers, commands, tracefs. */
-void trace_init(void)
+static void trace_init(void)
 {
 	int cpu;
 
@@ -331,3 +347,4 @@ void trace_init(void)
 	tracing_start_cmdline_record();
 	selftest_set_bytes_in_use(mm_bytes_less_ret_stacks);
 }
+late_initcall(trace_init);

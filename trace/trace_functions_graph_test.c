@@ -15,7 +15,7 @@
 #include "selftest.h"
 #include "fgraph.h"
 #include "workloads.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "trace.h"
 #include "kallsyms.h"

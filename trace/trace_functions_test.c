@@ -12,7 +12,7 @@
 #include "printf.h"
 #include "selftest.h"
 #include "workloads.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "trace.h"
 #include "sched.h"

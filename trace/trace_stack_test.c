@@ -11,7 +11,7 @@
 #include "mm.h"
 #include "kallsyms.h"
 #include "selftest.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "fgraph.h"
 #include "trace.h"
 

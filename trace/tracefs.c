@@ -1,6 +1,6 @@
 /*
  * tracefs.c: /sys/kernel/tracing (Linux's tracer_init_tracefs). Most
- * files are simple files (kernel/simple_file.c): a show() that writes
+ * files are simple files (kernel/fs/simple_file.c): a show() that writes
  * the whole text at open, and a store() that gets each write as one
  * NUL-terminated string. Errors are Linux's: a bad value is -EINVAL
  * and changes nothing.

@@ -114,7 +114,7 @@ static bool line_refused(int err)
 	return err < 0;
 }
 
-void shell_main(void *arg)
+static void shell_main(void *arg)
 {
 	/* Static: a whole line is a quarter of the thread's stack. */
 	static char line[SHELL_LINE_MAX + 1];
@@ -151,3 +151,4 @@ static int cmd_help(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND("help", cmd_help, "list the commands");
+BOOT_PROGRAM("sh", shell_main);

@@ -1,5 +1,5 @@
 /*
- * trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
+ * cmd_trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
  * echo and cat: start, stop, show, clear, reset, stat and record, with
  * trace-cmd's options and messages. It has no way into the tracer of
  * its own: every subcommand writes and reads the tracefs files, through

@@ -1,5 +1,5 @@
 /*
- * bench.c: the `bench` shell command, what `make bench` runs under
+ * cmd_bench.c: the `bench` shell command, what `make bench` runs under
  * `qemu -icount shift=0,sleep=off`, where rdinstret counts executed
  * guest instructions. A per-call cost is the median over 20 batches of 1000
  * calls of bench_target() (interrupts off, so nothing else is counted)
@@ -21,7 +21,7 @@
 #include "init.h"
 #include "kstrtox.h"
 #include "printf.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "ring_buffer.h"
 #include "patch.h"
 #include "stop_machine.h"
