@@ -40,12 +40,14 @@ SMP	?= 4
 MEM	?= 256M
 APPEND	?=
 
+# -Wno-unused-parameter as Linux builds: a callback takes the arguments
+# of its type whether it uses them or not.
 ARCH_FLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 CFLAGS	:= $(ARCH_FLAGS) -ffreestanding -nostdlib -fno-builtin -fno-common \
 	   -fno-omit-frame-pointer -fno-stack-protector -fno-pie -O2 -g \
 	   -falign-functions=4 -fno-ipa-icf -Wall -Wextra -Werror -std=gnu11 \
-	   -Iinclude -Iarch/riscv/include -Itrace -MMD -MP \
-	   -DFTRACE_MODE_$(FTRACE)
+	   -Wno-unused-parameter \
+	   -Iinclude -Iarch/riscv/include -MMD -MP -DFTRACE_MODE_$(FTRACE)
 ASFLAGS	:= $(ARCH_FLAGS) -Iinclude -Iarch/riscv/include -MMD -MP -D__ASSEMBLY__ \
 	   -DFTRACE_MODE_$(FTRACE) -g
 LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
@@ -63,8 +65,13 @@ TRACE_FLAGS :=
 endif
 
 SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
-	   trace/*.c lib/*.c)
+	   kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
+# One trampoline family per build mode: -pg's calling convention in
+# mcount-pg.S, the patchable sites' in mcount-dyn.S (as Kbuild picks
+# objects by CONFIG_); what both share is in mcount.S.
+OTHER_TRAMPOLINES := $(if $(filter mcount,$(FTRACE)),mcount-dyn,mcount-pg)
+SRCS_S	:= $(filter-out arch/riscv/kernel/$(OTHER_TRAMPOLINES).S,$(SRCS_S))
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
 
 # The sources are a wildcard, so a removed one leaves no newer object to
@@ -87,10 +94,28 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/selftest       counts what the tracer does and must not be counted
 #  lib/*                 string and printf run inside tracers
 #  trace/*               the tracer must never trace itself
+#  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
+#                        drive and measure the tracer: traced, they would
+#                        count themselves
+#  *_test.c, *_selftest.c  the selftests: available_filter_functions lists
+#                        the kernel, not its tests; what they trace is in
+#                        kernel/trace_fixtures.c, which stays traced
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
-	   kernel/selftest.c lib/% trace/%
+	   kernel/selftest.c lib/% trace/% \
+	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
+	   trace_cmd fgraph)) \
+	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
+# trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
+private_inc = $(if $(filter trace/%,$(1)),-Itrace)
+
+# Per-file flags (Linux's CFLAGS_foo.o), each for a reason:
+#  trace/trace_functions{,_graph}.c: no frame records, which would cost
+#    each traced call 4 instructions in their callbacks; s0 is kept fixed,
+#    so it goes on naming the caller's record and unwinders skip them.
+CFLAGS_trace/trace_functions.o := -fomit-frame-pointer -ffixed-s0
+CFLAGS_trace/trace_functions_graph.o := -fomit-frame-pointer -ffixed-s0
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to
 # each traced object (its __mcount_loc section), and checks the linked
@@ -110,7 +135,8 @@ all: $(B)/kernel.elf
 $(B)/%.o: %.c $(RECORDMCOUNT)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(call traceflags,$<) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) \
+		$(call private_inc,$<) -c $< -o $@
 	$(Q)$(call record_mcount,$<,$@)
 
 $(B)/%.o: %.S
@@ -139,17 +165,54 @@ $(B)/kallsyms.c: $(B)/kernel.pass1.elf scripts/kallsyms.py
 $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The link map's cross references show who calls whom:
+# scripts/check_layers.py fails the build on a call up the layers.
 $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
-		 scripts/checkelf.py \
+		 scripts/checkelf.py scripts/check_layers.py \
 		 $(RECORDMCOUNT)
-	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc
+	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc \
+		-Wl,-Map,$(B)/kernel.map -Wl,--cref
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
+	$(PYTHON) scripts/check_layers.py $(B)/kernel.map
 	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
 	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)")
+
+# The unused-function check (tests/host/test_unused.py): each source
+# again with a section per function and per object, linked with
+# --gc-sections; a function the linker drops, nothing references.
+# Untraced, since the site tables (__patchable_function_entries,
+# __mcount_loc) point at every traced function and would keep it; not
+# inlined, since a call inlined everywhere leaves no reference.
+GC	:= $(B)/gc
+GC_OBJS	:= $(SRCS_C:%.c=$(GC)/%.o) $(SRCS_S:%.S=$(GC)/%.o)
+GC_FLAGS := -ffunction-sections -fdata-sections -fno-inline
+# A function nothing calls, which the check must find.
+GC_PROBE := $(GC)/tests/host/fixtures/unused_probe.o
+
+$(GC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(GC_FLAGS) -c $< -o $@
+
+$(GC)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# $(GC)/NAME.removed: the sections the linker removed, one line each;
+# $(GC)/NAME.sym: the symbols it kept.
+gc_link = $(CC) $(LDFLAGS) -Wl,--gc-sections -Wl,--print-gc-sections \
+	  $(1) $(B)/kallsyms0.o -o $(2).elf -lgcc 2> $(2).removed && \
+	  $(NM) $(2).elf > $(2).sym
+
+$(GC)/kernel.removed: $(GC_OBJS) $(OBJS_FILE) $(B)/kallsyms0.o linker.ld
+	$(Q)$(call gc_link,$(GC_OBJS),$(GC)/kernel)
+
+$(GC)/probe.removed: $(GC_OBJS) $(GC_PROBE) $(OBJS_FILE) $(B)/kallsyms0.o \
+		     linker.ld
+	$(Q)$(call gc_link,$(GC_OBJS) $(GC_PROBE),$(GC)/probe)
 
 run: deps $(B)/kernel.elf
 	$(QEMU) $(QEMU_ARGS)
@@ -167,7 +230,8 @@ HOST_BINS  := $(HOST_TESTS:tests/host/%.c=$(B)/host/%)
 # Host tests in Python (the scripts/ tools): run_all.py runs them as is.
 HOST_PY    := $(wildcard tests/host/test_*.py)
 # Host tests #include the kernel sources they test; -MMD tracks which.
-HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -std=gnu11 -DHOST_TEST \
+HOST_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	       -std=gnu11 -DHOST_TEST \
 	       -Iinclude -Iarch/riscv/include -Itrace -Itests/host -MMD -MP
 
 $(B)/host/%: tests/host/%.c
@@ -225,7 +289,8 @@ fuzz-bins: $(FUZZ_BINS)
 # and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
 # commit), each a test that passes when the suite kills it.
 MUTATE_SEED ?=
-test: deps $(B)/kernel.elf $(HOST_BINS)
+test: deps $(B)/kernel.elf $(HOST_BINS) $(GC)/kernel.removed \
+      $(GC)/probe.removed
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
 	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
@@ -286,4 +351,5 @@ help:
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(HOST_BINS:=.d) $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)
+-include $(OBJS:.o=.d) $(GC_OBJS:.o=.d) $(GC_PROBE:.o=.d) $(HOST_BINS:=.d) \
+	 $(ASAN_BINS:=.d) $(FUZZ_BINS:=.d)

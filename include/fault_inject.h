@@ -2,7 +2,7 @@
  * fault_inject.h: Linux's fault injection (lib/fault-inject.c) for the
  * allocators: failslab makes kmalloc fail, fail_page_alloc the page
  * allocator. Each follows a schedule set in /sys/kernel/debug/NAME/
- * (kernel/fault_inject.c) or by the selftests (mm_fail_every).
+ * (kernel/fs/fault_inject_debugfs.c) or by the selftests (mm_fail_every).
  */
 #ifndef _FAULT_INJECT_H
 #define _FAULT_INJECT_H
@@ -38,6 +38,5 @@ static inline bool should_fail(struct fault_attr *attr)
 /* A new schedule; the count and the random numbers start over. */
 void fault_attr_set(struct fault_attr *attr, unsigned long probability,
 		    unsigned long interval, long times);
-void fault_inject_init(void);
 
 #endif

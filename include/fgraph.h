@@ -67,7 +67,6 @@ struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);
 unsigned long fgraph_unbalanced_returns(void);
 extern bool ftrace_graph_fp_test_count;
 extern unsigned long ftrace_graph_fp_mismatches;
-void fgraph_fp_test(void *arg);		/* `-append fgraph_fp_test` */
 
 static inline void pause_graph_tracing(void)
 {

@@ -26,8 +26,6 @@ enum {
 	FTRACE_OPS_FL_RECURSION			= 1 << 3,
 	FTRACE_OPS_FL_IPMODIFY			= 1 << 4,
 	FTRACE_OPS_FL_PERMANENT			= 1 << 5,
-	/* No RCU here: every callback already runs non-preemptible. */
-	FTRACE_OPS_FL_RCU			= 1 << 6,
 	FTRACE_OPS_FL_STUB			= 1 << 7,
 };
 
@@ -96,7 +94,6 @@ extern int ftrace_enabled;
 extern struct mutex ftrace_lock;
 extern struct mutex text_mutex;
 
-void ftrace_init(void);
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_set_filter(struct ftrace_ops *ops, const char *buf, int len,
@@ -235,8 +232,6 @@ static inline void __ftrace_test_recursion_unlock(struct task *t, int bit)
 static inline int ftrace_test_recursion_trylock(unsigned long ip,
 						unsigned long parent_ip)
 {
-	(void)ip;
-	(void)parent_ip;
 	return __ftrace_test_recursion_trylock(current);
 }
 

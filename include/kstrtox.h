@@ -14,6 +14,5 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res);
 int kstrtol(const char *s, unsigned int base, long *res);
 int kstrtouint(const char *s, unsigned int base, unsigned int *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
-int kstrtobool(const char *s, bool *res);
 
 #endif

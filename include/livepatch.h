@@ -1,7 +1,7 @@
 /*
  * livepatch.h: replacing a function while the kernel runs
  * (trace/klp.c), on ftrace as Linux's kernel/livepatch does, and the
- * demo pair it patches (kernel/klp_demo.c). docs/livepatch.md tells
+ * demo pair it patches (kernel/demo/klp_demo.c). docs/livepatch.md tells
  * the story.
  */
 #ifndef _LIVEPATCH_H
@@ -29,7 +29,7 @@ struct klp_patch *klp_enable_patch(const char *name,
 /* Undo it; when this returns no CPU runs the handler, and patch is freed. */
 int klp_disable_patch(struct klp_patch *patch);
 
-/* The demo (kernel/klp_demo.c): the sum of 1..n, with and without a bug. */
+/* The demo (kernel/demo/klp_demo.c): 1..n summed, with and without a bug. */
 long klp_demo_buggy_sum(long n);
 long klp_demo_fixed_sum(long n);
 

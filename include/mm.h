@@ -26,7 +26,6 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(const void *p);
 size_t kmalloc_bytes_in_use(void);
-unsigned long kmalloc_cache_pages(void);
 size_t mm_bytes_in_use(void);
 size_t kmalloc_footprint(const void *p);
 
@@ -49,7 +48,6 @@ bool kernel_stack_addr(unsigned long a);
 /* The text-poke alias: a temporary writable mapping of a text page. */
 #define FIXMAP_BASE	0x40000000UL
 #define FIX_TEXT_POKE0	0
-#define FIX_TEXT_POKE1	1
 void *fixmap_map(int idx, unsigned long pa);
 static inline void *fixmap_map_addr(int idx)
 {

@@ -1,5 +1,5 @@
 /*
- * name_list.h: a sorted list of distinct names (kernel/name_list.c),
+ * name_list.h: a sorted list of distinct names (kernel/shell/name_list.c),
  * for what the shell lists: directory entries, commands, completions.
  */
 #ifndef _NAME_LIST_H

@@ -14,6 +14,5 @@ int patch_insn32(void *addr, u32 insn);
 int patch_insn_write(void *addr, const void *insns, size_t len);
 void patch_unmap(void);
 void flush_icache_all(void);
-int patch_text_nosync(void *addr, const void *insns, size_t len);
 
 #endif

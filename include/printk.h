@@ -48,6 +48,19 @@ __noreturn void machine_poweroff(int code);
 void dump_stack(void);
 void dump_backtrace(unsigned long fp, unsigned long pc);
 
+/*
+ * One step of a frame-pointer unwind: the return address of the frame
+ * record at fp. function_graph swaps return addresses for its
+ * return_to_handler, so it registers how to find the real one (Linux's
+ * unwinder calls ftrace_graph_ret_addr; here the core calls no tracer
+ * by name). *next_retp carries the hook's state from one step to the
+ * next: start it at NULL.
+ */
+typedef unsigned long (*unwind_ret_fn)(unsigned long fp,
+				       unsigned long **next_retp);
+void unwind_register_frame_ret(unwind_ret_fn fn);
+unsigned long unwind_frame_ret(unsigned long fp, unsigned long **next_retp);
+
 #define BUG_ON(c) do {							\
 	if (unlikely(c))						\
 		panic("BUG at %s:%d: %s", __FILE__, __LINE__, #c);	\

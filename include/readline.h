@@ -1,6 +1,6 @@
 /*
- * readline.h: the shell's line editor (kernel/readline.c), its history
- * (kernel/history.c) and Tab completion (kernel/complete.c).
+ * readline.h: the shell's line editor (kernel/shell/readline.c), its history
+ * (kernel/shell/history.c) and Tab completion (kernel/shell/complete.c).
  */
 #ifndef _READLINE_H
 #define _READLINE_H

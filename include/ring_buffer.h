@@ -1,5 +1,6 @@
 /*
- * ring_buffer.h: the per-CPU trace ring buffer (trace/ring_buffer.c),
+ * ring_buffer.h: the per-CPU trace ring buffer (trace/ring_buffer.c,
+ * with its writer and readers in ring_buffer_write.c and _read.c),
  * with Linux's names and event layout (include/linux/ring_buffer.h).
  *
  * Each CPU writes only its own buffer, a ring of 4 KiB pages. A writer
@@ -78,8 +79,8 @@ bool ring_buffer_record_is_on(struct trace_buffer *buffer);
 
 /*
  * Would a write be recorded now? record_disabled is the first word of
- * struct trace_buffer (ring_buffer.c checks), so a tracer can ask in
- * two loads before it does any other work.
+ * struct trace_buffer (trace/ring_buffer_internal.h checks), so a
+ * tracer can ask in two loads before it does any other work.
  */
 static inline bool ring_buffer_recording(struct trace_buffer *buffer)
 {

@@ -50,7 +50,6 @@ struct task {
 	bool sigpending;		/* Ctrl-C seen for this task */
 	void *stack;			/* THREAD_SIZE bytes */
 	void *chan;			/* what it sleeps on */
-	u64 wake_tick;			/* for msleep */
 	int exit_code;
 	void (*fn)(void *);
 	void *arg;
@@ -119,19 +118,16 @@ struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 void kthread_start(struct task *t);
 __noreturn void kthread_exit(int code);
 int kthread_wait(struct task *t);
-bool kthread_should_stop(void);
 
 void sleep_on(void *chan, spinlock_t *lock);
 void wake_up(void *chan);
 void wake_up_task(struct task *t);
 void msleep(unsigned long ms);
 
-struct task *find_task_by_pid(int pid);
 int for_each_task(int (*fn)(struct task *t, void *data), void *data);
 void sched_register_task_hook(void (*on_create)(struct task *t),
 			      void (*on_free)(struct task *t));
 void sched_register_switch_hook(void (*fn)(struct task *prev,
 					  struct task *next));
-u64 jiffies(void);
 
 #endif

@@ -79,7 +79,7 @@ void kunit_fail(struct kunit *t, const char *file, int line,
 } while (0)
 
 /*
- * selftest_busy_until_irqs (trace/selftest_irqs.c) calls
+ * selftest_busy_until_irqs (trace/irqs_selftest.c) calls
  * ftrace_test_target1 on one CPU until nr_irqs interrupts have come,
  * and says how many came, how much count(cpu) grew meanwhile, and how
  * many calls it made: a tracer that loses no interrupt records each.
@@ -103,6 +103,7 @@ unsigned int kunit_dmesg_count(const char *s);
 bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns);
 
 int selftest_run(const char *filter);
+void selftest_set_bytes_in_use(size_t (*fn)(void));
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 
 #endif

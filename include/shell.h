@@ -1,5 +1,5 @@
 /*
- * shell.h: the console shell (kernel/shell.c), the first kernel thread,
+ * shell.h: the console shell (kernel/shell/shell.c), the first kernel thread,
  * its command table and the one output path every command writes to.
  */
 #ifndef _SHELL_H
@@ -62,7 +62,7 @@ extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
 const struct shell_command *shell_find_command(const char *name);
 
 /*
- * For commands that drive files as a user would (kernel/cmd_file.c):
+ * For commands that drive files as a user would (kernel/shell/cmd_file.c):
  * sh_echo does what `echo TEXT > PATH` (or `>>`) does, one write of
  * TEXT and a newline, and returns its error; sh_cat prints a file to
  * out as `cat` does, errors prefixed with who; sh_read_file returns a
@@ -75,7 +75,5 @@ char *sh_read_file(const char *path);
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);
 void shell_set_cwd(struct inode *dir);
-
-void shell_main(void *arg);
 
 #endif

@@ -6,6 +6,7 @@
 #define _SMP_H
 
 #include "kernel.h"
+#include "cache.h"
 #include "time.h"
 #include "asm/csr.h"
 
@@ -14,12 +15,14 @@
 /* IPI messages, one bit each in cpu->ipi_pending. */
 #define IPI_RESCHEDULE	0
 #define IPI_CALL_FUNC	1
-#define IPI_STOP	2
-#define IPI_CALL_EACH	3
+#define IPI_CALL_EACH	2
 
 struct task;
 
-/* The assembly reads curr and need_resched: see asm/asm-offsets.h. */
+/*
+ * The assembly reads curr and need_resched: see asm/asm-offsets.h. Each
+ * on lines of its own: other CPUs read curr and write ipi_pending.
+ */
 struct cpu {
 	struct task *curr;		/* the running task */
 	struct task *idle;		/* this CPU's <idle>-0 */
@@ -37,7 +40,7 @@ struct cpu {
 	/* This CPU's part of the trace's ring buffer, for the trampolines */
 	void *trace_buffer;
 	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
-};
+} ____cacheline_aligned;
 
 extern struct cpu cpus[NR_CPUS];
 extern int nr_cpus;
@@ -96,7 +99,6 @@ static inline void cpu_relax(void)
 
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);
-void smp_send_ipi_mask(unsigned long mask, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);
 void smp_call_function_many(void (*fn)(void *), void *data);
 void on_each_cpu(void (*fn)(void *), void *data);

@@ -17,13 +17,11 @@ typedef struct {
 #define SPIN_LOCK_UNLOCKED { 0, -1 }
 #define DEFINE_SPINLOCK(n) spinlock_t n = SPIN_LOCK_UNLOCKED
 
-void spin_lock_init(spinlock_t *l);
 void spin_lock(spinlock_t *l);
 bool spin_trylock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
 unsigned long spin_lock_irqsave(spinlock_t *l);
 void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
-bool spin_is_locked(spinlock_t *l);
 
 /* A sleeping lock, for text_mutex and other long critical sections. */
 struct mutex {
@@ -35,6 +33,5 @@ struct mutex {
 
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-bool mutex_is_locked(struct mutex *m);
 
 #endif

@@ -15,7 +15,6 @@ extern u32 timebase_freq;
 
 void time_init(u32 timebase);
 u64 ktime_get_ns(void);
-u64 ns_to_ticks(u64 ns);
 void timer_arm_next_tick(void);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * vfs.h: a small virtual file system of directories and files, each file
- * with its own operations (kernel/vfs.c). ramfs (/tmp) keeps bytes in
+ * with its own operations (kernel/fs/vfs.c). ramfs (/tmp) keeps bytes in
  * memory; tracefs (/sys/kernel/tracing) generates them.
  *
  * Conventions: functions returning an int give 0 or a negative errno;
@@ -77,7 +77,6 @@ struct file {
 	void *private;			/* per-open state */
 };
 
-void vfs_init(void);
 struct inode *vfs_root(void);
 struct inode *vfs_lookup(struct inode *cwd, const char *path);
 int vfs_walk(struct inode *cwd, const char *path, struct inode **out);
@@ -119,7 +118,7 @@ void seq_set_nomem(struct seq_buf *s);
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n);
 
 /*
- * A simple file (kernel/simple_file.c): show() writes its whole text
+ * A simple file (kernel/fs/simple_file.c): show() writes its whole text
  * at open, store() gets each write as one NUL-terminated string and
  * returns 0 or a negative errno. Either may be NULL: a file without
  * store() refuses writes with -EINVAL. data is passed to both.
@@ -128,8 +127,15 @@ struct inode *create_simple(struct inode *dir, const char *name,
 			    void (*show)(struct seq_buf *s, long data),
 			    int (*store)(char *buf, struct file *file, long data),
 			    long data);
+/* A show() for a file that holds an int: data is its address. */
+void simple_show_int(struct seq_buf *s, long data);
+/*
+ * A store() that parses a decimal unsigned long and passes it to data,
+ * a void (*)(unsigned long).
+ */
+int simple_store_ulong(char *buf, struct file *file, long data);
 
-/* ramfs (kernel/ramfs.c): a directory whose files live in memory. */
+/* ramfs (kernel/fs/ramfs.c): a directory whose files live in memory. */
 struct inode *ramfs_mount(struct inode *parent, const char *name);
 
 #endif

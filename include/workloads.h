@@ -1,6 +1,7 @@
 /*
- * workloads.h: small programs for the tracer to watch, started by the
- * shell's `run` (kernel/cmd_run.c) as kernel threads. They are traced
+ * workloads.h: small programs for the tracer to watch
+ * (kernel/demo/workloads.c), started by the shell's `run`
+ * (kernel/shell/cmd_run.c) as kernel threads. They are traced
  * like the rest of the kernel, and each step is a real, out-of-line
  * function, so a function or function_graph trace shows their shape.
  */
@@ -22,16 +23,27 @@ struct workload {
 	int (*main)(struct shell_out *out, int argc, char **argv);
 };
 
+/*
+ * WORKLOAD places one in the .workloads section: the demos register
+ * them, and `run` (kernel/shell/cmd_run.c) finds them there, so the
+ * shell knows no demo by name.
+ */
+#define WORKLOAD(wname, wusage, wmain)					\
+	static const struct workload __workload_##wmain			\
+		__section(".workloads") __used __aligned(8) = {		\
+		wname, wusage, wmain }
+
+/* The workload called name, or the i-th (NULL past the last). */
 const struct workload *workload_find(const char *name);
+const struct workload *workload_get(size_t i);
 /*
  * The optional count in argv[1]: def if absent, else min..max. Says
  * what is wrong and returns 1 otherwise (the status `run` passes on).
  */
 int workload_count_arg(int argc, char **argv, unsigned long def,
 		       unsigned long min, unsigned long max, unsigned long *val);
-/* `klpdemo` (kernel/klp_demo.c): the livepatch stress test. */
+/* `klpdemo` (kernel/demo/klp_demo.c): the livepatch stress test. */
 int klpdemo_main(struct shell_out *out, int argc, char **argv);
-const struct workload *workload_get(size_t i);	/* NULL past the last */
 
 /* What the workloads compute, for their selftests. */
 extern unsigned long fib_calls;

@@ -2,7 +2,8 @@
  * fault_inject.c: allocation failures on a schedule (Linux's
  * lib/fault-inject.c, mm/failslab.c and fail_page_alloc), so that the
  * -ENOMEM paths run in tests. Each schedule has Linux's three debugfs
- * knobs, /sys/kernel/debug/{failslab,fail_page_alloc}/:
+ * knobs, /sys/kernel/debug/{failslab,fail_page_alloc}/
+ * (kernel/fs/fault_inject_debugfs.c):
  *
  *   probability  percent of the due calls that fail (0: none, default)
  *   interval     only every interval-th call is due (default 1)
@@ -13,10 +14,6 @@
  * on and a schedule replays the same failures each time it is set.
  */
 #include "kernel.h"
-#include "string.h"
-#include "kstrtox.h"
-#include "printk.h"
-#include "vfs.h"
 #include "mm.h"
 #include "fault_inject.h"
 
@@ -91,85 +88,4 @@ unsigned long mm_failures_injected(void)
 {
 	return READ_ONCE(failslab.injected) +
 	       READ_ONCE(fail_page_alloc.injected);
-}
-
-/* ---- /sys/kernel/debug/NAME/ ------------------------------------------- */
-
-static void probability_show(struct seq_buf *s, long data)
-{
-	seq_printf(s, "%lu\n", ((struct fault_attr *)data)->probability);
-}
-
-static int probability_store(char *buf, struct file *file, long data)
-{
-	struct fault_attr *attr = (struct fault_attr *)data;
-	unsigned long val;
-	int ret = kstrtoul(strim(buf), 10, &val);
-
-	(void)file;
-	if (ret || val > 100)
-		return -EINVAL;
-	fault_attr_set(attr, val, attr->interval, attr->times);
-	return 0;
-}
-
-static void interval_show(struct seq_buf *s, long data)
-{
-	seq_printf(s, "%lu\n", ((struct fault_attr *)data)->interval);
-}
-
-static int interval_store(char *buf, struct file *file, long data)
-{
-	struct fault_attr *attr = (struct fault_attr *)data;
-	unsigned long val;
-	int ret = kstrtoul(strim(buf), 10, &val);
-
-	(void)file;
-	if (ret)
-		return ret;
-	fault_attr_set(attr, attr->probability, val, attr->times);
-	return 0;
-}
-
-static void times_show(struct seq_buf *s, long data)
-{
-	seq_printf(s, "%ld\n", READ_ONCE(((struct fault_attr *)data)->times));
-}
-
-static int times_store(char *buf, struct file *file, long data)
-{
-	struct fault_attr *attr = (struct fault_attr *)data;
-	long val;
-	int ret = kstrtol(strim(buf), 10, &val);
-
-	(void)file;
-	if (ret || val < -1)
-		return -EINVAL;
-	fault_attr_set(attr, attr->probability, attr->interval, val);
-	return 0;
-}
-
-/* Linux's fault_create_debugfs_attr. */
-static void fault_create_debugfs_attr(const char *name, struct inode *parent,
-				      struct fault_attr *attr)
-{
-	struct inode *dir = vfs_mkdir(parent, name);
-	long data = (long)attr;
-
-	if (!dir ||
-	    !create_simple(dir, "probability", probability_show,
-			   probability_store, data) ||
-	    !create_simple(dir, "interval", interval_show, interval_store,
-			   data) ||
-	    !create_simple(dir, "times", times_show, times_store, data))
-		pr_err("fault_inject: cannot create /sys/kernel/debug/%s\n",
-		       name);
-}
-
-void fault_inject_init(void)
-{
-	struct inode *debug = vfs_lookup(NULL, "/sys/kernel/debug");
-
-	fault_create_debugfs_attr("failslab", debug, &failslab);
-	fault_create_debugfs_attr("fail_page_alloc", debug, &fail_page_alloc);
 }

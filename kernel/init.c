@@ -1,58 +1,61 @@
 /*
- * init.c: what runs after the hardware is up. The kernel command line
- * chooses between the interactive shell, a selftest run that powers
- * off with the verdict (`-append selftest`), and the function graph
- * frame-pointer test, which must panic (`-append fgraph_fp_test`).
+ * init.c: what runs after the hardware is up: the early and the late
+ * initcalls the rooms above the core registered (include/init.h), and
+ * the first thread, the boot program the kernel command line names:
+ * the shell, a selftest run that powers off with the verdict (`-append
+ * selftest`), or the function graph frame-pointer test, which must
+ * panic (`-append fgraph_fp_test`).
  */
 #include "kernel.h"
 #include "init.h"
 #include "fdt.h"
 #include "printk.h"
 #include "sched.h"
-#include "selftest.h"
-#include "shell.h"
-#include "ftrace.h"
+#include "string.h"
 #include "stop_machine.h"
-#include "vfs.h"
-#include "trace_init.h"
-#include "fault_inject.h"
-#include "fgraph.h"
+
+#define DEFAULT_BOOT_PROGRAM	"sh"
+
+extern const initcall_t __start_initcall_early[], __stop_initcall_early[];
+extern const initcall_t __start_initcall_late[], __stop_initcall_late[];
+extern const struct boot_program __start_boot_programs[],
+	__stop_boot_programs[];
+
+static void do_initcalls(const initcall_t *start, const initcall_t *stop)
+{
+	const initcall_t *call;
+
+	for (call = start; call < stop; call++)
+		(*call)();
+}
 
 void early_initcalls(void)
 {
-	vfs_init();			/* / and the ramfs at /tmp */
-	fault_inject_init();		/* /sys/kernel/debug/fail* */
-	ftrace_init();			/* every site becomes a nop */
+	do_initcalls(__start_initcall_early, __stop_initcall_early);
 }
 
-/* `selftest` runs every suite, `selftest=a,b` the suites named. */
-static void selftest_thread(void *arg)
+static const struct boot_program *boot_program(void)
 {
-	char filter[BOOTARGS_MAX], name[32];
+	const struct boot_program *p, *fallback = NULL;
 
-	(void)arg;
-	cmdline_value("selftest", filter, sizeof(filter));
-	if (selftest_unknown(filter, name, sizeof(name))) {
-		printk("selftest: %s: no such suite\n", name);
-		machine_poweroff(2);
+	for (p = __start_boot_programs; p < __stop_boot_programs; p++) {
+		if (cmdline_has(p->name))
+			return p;
+		if (!strcmp(p->name, DEFAULT_BOOT_PROGRAM))
+			fallback = p;
 	}
-	machine_poweroff(selftest_run(filter) ? 1 : 0);
+	return fallback;
 }
 
 void late_initcalls(void)
 {
-	struct task *t;
+	const struct boot_program *p = boot_program();
+	struct task *t = p ? kthread_create(p->fn, NULL, p->name) : NULL;
 
-	if (cmdline_has("selftest"))
-		t = kthread_create(selftest_thread, NULL, "selftest");
-	else if (cmdline_has("fgraph_fp_test"))
-		t = kthread_create(fgraph_fp_test, NULL, "fp_test");
-	else
-		t = kthread_create(shell_main, NULL, "sh");
 	if (!t)
 		panic("cannot start the first thread");
 	/* The other CPUs run: patching text from now on needs stoppers. */
 	stop_machine_init();		/* a stopper thread per CPU */
-	trace_init();			/* ring buffer, tracers, tracefs */
+	do_initcalls(__start_initcall_late, __stop_initcall_late);
 	kthread_start(t);		/* pid 1, as init is on Linux */
 }

@@ -131,11 +131,6 @@ size_t kmalloc_bytes_in_use(void)
 	return bytes_in_use;
 }
 
-unsigned long kmalloc_cache_pages(void)
-{
-	return cache_pages;
-}
-
 /* What the block p counts for in mm_bytes_in_use(). */
 size_t kmalloc_footprint(const void *p)
 {

@@ -11,7 +11,6 @@
 #include "time.h"
 #include "kallsyms.h"
 #include "mm.h"
-#include "ftrace.h"
 #include "asm/csr.h"
 
 #define LOG_SIZE	(64 * 1024)
@@ -89,6 +88,21 @@ static void print_return_address(unsigned long ra)
 		console_printf("[<%016lx>] 0x%lx\n", ra, ra);
 }
 
+static unwind_ret_fn frame_ret;
+
+void unwind_register_frame_ret(unwind_ret_fn fn)
+{
+	WRITE_ONCE(frame_ret, fn);
+}
+
+/* The saved ra, unless a tracer registered how to see through its hooks. */
+unsigned long unwind_frame_ret(unsigned long fp, unsigned long **next_retp)
+{
+	unwind_ret_fn fn = READ_ONCE(frame_ret);
+
+	return fn ? fn(fp, next_retp) : ((unsigned long *)fp)[-1];
+}
+
 /*
  * Walk s0 frame records: ra at fp-8, the caller's fp at fp-16; the
  * real caller where function_graph hooked the return.
@@ -105,7 +119,7 @@ void dump_backtrace(unsigned long fp, unsigned long pc)
 
 		if (fp & 7 || !kernel_stack_addr(fp - 16))
 			break;
-		ra = ftrace_graph_frame_ret(fp, &next_retp);
+		ra = unwind_frame_ret(fp, &next_retp);
 		next = ((unsigned long *)fp)[-2];
 		print_return_address(ra);
 		if (next <= fp)

@@ -42,11 +42,6 @@ static struct task boot_task = {
 	.cpus_allowed = 1,
 };
 
-u64 jiffies(void)
-{
-	return jiffies_count;
-}
-
 /* Tracing saves each task's comm as it is switched in. */
 void sched_register_switch_hook(void (*fn)(struct task *prev,
 					  struct task *next))
@@ -356,18 +351,6 @@ int kthread_wait(struct task *t)
 	return code;
 }
 
-struct task *find_task_by_pid(int pid)
-{
-	unsigned long flags = spin_lock_irqsave(&rq_lock);
-	struct task *t, *found = NULL;
-
-	list_for_each_entry(t, &all_tasks, tasks)
-		if (t->pid == pid && t->state != TASK_DEAD)
-			found = t;
-	spin_unlock(&rq_lock);
-	local_irq_restore(flags);
-	return found;
-}
 
 /* Call fn on every task (idle tasks included) until it returns nonzero. */
 int for_each_task(int (*fn)(struct task *t, void *data), void *data)

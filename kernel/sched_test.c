@@ -114,13 +114,11 @@ static void msleep_sleeps_long_enough(struct kunit *t)
 
 static void exit_with_42(void *arg)
 {
-	(void)arg;
 	kthread_exit(42);
 }
 
 static void return_normally(void *arg)
 {
-	(void)arg;
 }
 
 static void wait_returns_exit_code(struct kunit *t)

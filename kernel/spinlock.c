@@ -11,12 +11,6 @@
 #include "printk.h"
 #include "asm/csr.h"
 
-void spin_lock_init(spinlock_t *l)
-{
-	l->locked = 0;
-	l->cpu = -1;
-}
-
 static int amoswap_acquire(volatile int *p, int v)
 {
 	int old;
@@ -71,11 +65,6 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 		preempt_schedule();
 }
 
-bool spin_is_locked(spinlock_t *l)
-{
-	return READ_ONCE(l->locked);
-}
-
 void mutex_lock(struct mutex *m)
 {
 	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
@@ -94,9 +83,4 @@ void mutex_unlock(struct mutex *m)
 	m->owner = NULL;
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 	wake_up(m);
-}
-
-bool mutex_is_locked(struct mutex *m)
-{
-	return READ_ONCE(m->owner) != NULL;
 }

@@ -244,7 +244,6 @@ unsigned long stop_machine_rounds(void)
 
 static int nothing(void *data)
 {
-	(void)data;
 	return 0;
 }
 

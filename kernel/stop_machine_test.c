@@ -124,7 +124,6 @@ static int count_cpus_interrupted(void *arg)
 	u64 before[NR_CPUS], end = ktime_get_ns() + QUIET_NS;
 	int cpu, self = smp_processor_id(), n = 0;
 
-	(void)arg;
 	for_each_online_cpu(cpu)
 		before[cpu] = READ_ONCE(cpus[cpu].irqs);
 	while (ktime_get_ns() < end)

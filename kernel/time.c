@@ -24,11 +24,6 @@ notrace u64 ktime_get_ns(void)
 	return ((unsigned __int128)rdtime() * ns_per_tick_q32) >> 32;
 }
 
-u64 ns_to_ticks(u64 ns)
-{
-	return ns * timebase_freq / NSEC_PER_SEC;
-}
-
 void timer_arm_next_tick(void)
 {
 	sbi_set_timer(rdtime() + timebase_freq / HZ);

@@ -138,23 +138,3 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 	*res = v;
 	return 0;
 }
-
-/*
- * As Linux, only the first one or two characters count: "1", "y", "t"
- * and "on" are true, "0", "n", "f" and "off" false, in either case.
- */
-int kstrtobool(const char *s, bool *res)
-{
-	char first = to_lower(s[0]);
-	char second = first ? to_lower(s[1]) : 0;
-
-	if (first == '1' || first == 'y' || first == 't')
-		*res = true;
-	else if (first == '0' || first == 'n' || first == 'f')
-		*res = false;
-	else if (first == 'o' && (second == 'n' || second == 'f'))
-		*res = second == 'n';
-	else
-		return -EINVAL;
-	return 0;
-}

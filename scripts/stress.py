@@ -5,7 +5,7 @@ part on a freshly booted kernel:
   storm   `stress storm N SEED`: three CPUs run every workload while the
           fourth switches tracers, rewrites filters, changes settings
           and registers and unregisters checking ops N times
-          (trace/stress.c)
+          (kernel/shell/cmd_stress.c)
   rendezvous
           `stress rendezvous N`: N stop_machine rounds from each CPU in
           turn, until one runs its fn wrongly or a CPU writes to a

@@ -13,13 +13,13 @@
  * do.
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
 #include "ftrace.h"
 #include "fgraph.h"
 #include "trace_clock.h"
-#include "shell.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
 #include "asm/asm-offsets.h"
@@ -69,7 +69,7 @@ void ftrace_graph_set_clock(u64 (*clock)(void))
 
 /*
  * Its own ops, so the sites it needs are counted like anyone's. Its
- * function is a one-instruction stub (mcount-dyn.S): the work is done
+ * function is a one-instruction stub (mcount.S): the work is done
  * at ftrace_graph_call, or by the user's fast entry.
  */
 static struct ftrace_ops graph_ops = {
@@ -141,7 +141,6 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 
 static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 0;
 }
 
@@ -364,6 +363,13 @@ unsigned long ftrace_graph_frame_ret(unsigned long fp,
 	return ftrace_graph_ret_addr(current, ra, retp);
 }
 
+/* Backtraces (kernel/printk.c) see the callers fgraph hooked. */
+static void fgraph_unwind_init(void)
+{
+	unwind_register_frame_ret(ftrace_graph_frame_ret);
+}
+early_initcall(fgraph_unwind_init);
+
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx)
 {
 	int index = t->curr_ret_stack - idx;
@@ -375,19 +381,6 @@ unsigned long fgraph_unbalanced_returns(void)
 {
 	return unbalanced;
 }
-
-/* `fgraph`: what the core holds per task, and whether it ever lost track. */
-static int cmd_fgraph(struct shell_out *out, int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	sh_printf(out, "ret_stack: %d entries of %zu bytes per task\n",
-		  FTRACE_RETFUNC_DEPTH, sizeof(struct ftrace_ret_stack));
-	sh_printf(out, "unbalanced returns: %lu\n",
-		  fgraph_unbalanced_returns());
-	return 0;
-}
-SHELL_COMMAND("fgraph", cmd_fgraph,
-	      "the function graph core: ret_stack size, unbalanced returns");
 
 /* ---- ret_stack per task ------------------------------------------------ */
 
@@ -429,7 +422,6 @@ struct alloc_ctx {
 
 static int count_tasks(struct task *t, void *data)
 {
-	(void)t;
 	(*(int *)data)++;
 	return 0;
 }
@@ -478,7 +470,6 @@ static int alloc_retstack_tasklist(void)
 
 static int drop_ret_stack(struct task *t, void *data)
 {
-	(void)data;
 	/* Hooked frames keep it until the last returns (ret_stack_done). */
 	if (t->curr_ret_stack < 0)
 		kfree(__atomic_exchange_n(&t->ret_stack, NULL,

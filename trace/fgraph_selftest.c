@@ -11,13 +11,14 @@
  * test runs away.
  */
 #include "kernel.h"
+#include "init.h"
 #include "string.h"
 #include "selftest.h"
 #include "ftrace.h"
 #include "fgraph.h"
 #include "stop_machine.h"
 #include "kallsyms.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "mm.h"
 
@@ -221,7 +222,6 @@ static unsigned long function_calls;
 static void count_function(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)parent_ip, (void)op, (void)fregs;
 	if (ip == ftrace_location((unsigned long)ftrace_test_fib))
 		function_calls++;
 }
@@ -305,7 +305,6 @@ static int entry_in_preemptible(struct ftrace_graph_ent *trace)
 
 static void return_in_preemptible(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 	returns++;
 	preemptible_callbacks += !current->preempt_count;
 }
@@ -391,7 +390,6 @@ static noinline void walk_frames(unsigned long *ras, int max)
 static void walk_at_site(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 	walk_frames(ras_at_site, ARRAY_SIZE(ras_at_site));
 }
 
@@ -503,9 +501,8 @@ static void frame_pointer_checked(struct kunit *t)
  * caller restores its own frame from sp, so if nothing panics it says
  * so and powers off with a failure.
  */
-void fgraph_fp_test(void *arg)
+static void fgraph_fp_test(void *arg)
 {
-	(void)arg;
 	reset_counts(ftrace_test_bad_frame);
 	if (register_ftrace_graph(&counting_gops))
 		panic("fgraph_fp_test: cannot start graph tracing");
@@ -514,6 +511,7 @@ void fgraph_fp_test(void *arg)
 	console_printf("fgraph_fp_test: the bad frame pointer went unseen\n");
 	machine_poweroff(1);
 }
+BOOT_PROGRAM("fgraph_fp_test", fgraph_fp_test);
 
 /* fgraph has one user: these tests need it free, and ftrace on. */
 static void fgraph_suite_init(struct kunit *t)

@@ -16,6 +16,8 @@
  *    (trace/ftrace_live.c).
  */
 #include "kernel.h"
+#include "cache.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "printk.h"
@@ -48,7 +50,7 @@ struct ftrace_ops ftrace_list_end = {
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
-struct ftrace_ops *function_trace_op = &ftrace_list_end;
+struct ftrace_ops *function_trace_op __cacheline_aligned = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
@@ -163,7 +165,7 @@ static void ftrace_update_code(void)
 	flush_icache_all();
 }
 
-void ftrace_init(void)
+static void ftrace_init(void)
 {
 	u64 start = rdinstret();
 
@@ -178,6 +180,7 @@ void ftrace_init(void)
 	       nr_pages);
 	ftrace_patch_mode_init();
 }
+early_initcall(ftrace_init);
 
 static unsigned long rec_lower_bound(unsigned long ip);
 
@@ -490,7 +493,6 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 	int bit = trace_test_and_set_recursion(t, TRACE_LIST_START);
 	struct ftrace_ops *op;
 
-	(void)ignored;
 	if (bit < 0)
 		return;
 	for (op = READ_ONCE(ftrace_ops_list); op != &ftrace_list_end;

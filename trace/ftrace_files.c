@@ -185,7 +185,6 @@ static int ftrace_regex_release(struct inode *inode, struct file *file)
 {
 	struct ftrace_regex_iter *iter = file->private;
 
-	(void)inode;
 	if (iter->tlen && !iter->error)
 		iter->error = ftrace_process_regex(iter);
 	if (iter->hash && !iter->error)
@@ -232,7 +231,6 @@ static int show_avail(struct dyn_ftrace *rec, void *data)
 
 static void available_filter_functions_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	ftrace_for_each_rec(show_avail, s);
 }
 
@@ -249,7 +247,6 @@ static int show_enabled(struct dyn_ftrace *rec, void *data)
 
 static void enabled_functions_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	mutex_lock(&ftrace_lock);
 	ftrace_for_each_rec(show_enabled, s);
 	mutex_unlock(&ftrace_lock);
@@ -258,7 +255,6 @@ static void enabled_functions_show(struct seq_buf *s, long data)
 /* Records, the pages they take, and how many allocations held them. */
 static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%lu pages:%lu groups: 1\n", ftrace_nr_records(),
 		   ftrace_nr_pages());
 }
@@ -274,7 +270,6 @@ static int ftrace_pid_open(struct inode *inode, struct file *file)
 {
 	struct pid_file *pf = kzalloc(sizeof(*pf));
 
-	(void)inode;
 	if (!pf || seq_init(&pf->seq, 64)) {
 		kfree(pf);
 		return -ENOMEM;
@@ -320,7 +315,6 @@ static int ftrace_pid_release(struct inode *inode, struct file *file)
 	struct pid_file *pf = file->private;
 	int ret = 0;
 
-	(void)inode;
 	if (pf->truncate && !pf->written && !pf->failed)
 		ret = trace_pid_write(&global_trace, "", false);
 	seq_free(&pf->seq);
@@ -337,18 +331,11 @@ static const struct file_operations ftrace_pid_fops = {
 
 /* ---- /proc/sys/kernel/ftrace_enabled ----------------------------------------- */
 
-static void ftrace_enabled_show(struct seq_buf *s, long data)
-{
-	(void)data;
-	seq_printf(s, "%d\n", ftrace_enabled);
-}
-
 /* -EBUSY when turning off under a PERMANENT ops (ftrace_enable_sysctl). */
 static int ftrace_enabled_store(char *buf, struct file *file, long data)
 {
 	int val, ret = kstrtoint(strim(buf), 10, &val);
 
-	(void)file, (void)data;
 	return ret ? ret : ftrace_enable_sysctl(val);
 }
 
@@ -371,6 +358,7 @@ void ftrace_create_files(struct inode *dir)
 	create_simple(dir, "dyn_ftrace_total_info", dyn_ftrace_total_info_show,
 		      NULL, 0);
 	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"), "ftrace_enabled",
-		      ftrace_enabled_show, ftrace_enabled_store, 0);
+		      simple_show_int, ftrace_enabled_store,
+		      (long)&ftrace_enabled);
 	ftrace_patch_mode_create_file();
 }

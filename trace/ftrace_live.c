@@ -139,13 +139,11 @@ void ftrace_patch_mode_init(void)
 
 static void patch_mode_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%s\n", ftrace_patch_mode_name());
 }
 
 static int patch_mode_store(char *buf, struct file *file, long data)
 {
-	(void)file, (void)data;
 	return ftrace_set_patch_mode(strim(buf));
 }
 
@@ -178,7 +176,6 @@ void ftrace_live_written(unsigned long ip)
 
 static void fence_i_ipi(void *unused)
 {
-	(void)unused;
 	local_flush_icache();
 }
 

@@ -23,10 +23,10 @@
 #include "smp.h"
 #include "ftrace.h"
 #include "printk.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "time.h"
 
-#define LIVE_CYCLES	100	/* of 10 updates each */
+#define LIVE_CYCLES	20	/* of 10 updates each */
 #define STOP_CYCLES	20	/* stop_machine rounds take longer */
 /*
  * Loops a callback spins, to widen the window an unregister must wait
@@ -122,21 +122,18 @@ static void check_callback(struct order_ops *o, unsigned long ip,
 static void x_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)parent_ip, (void)fregs;
 	check_callback(&ot.x, ip, op, CALLBACK_SPIN);
 }
 
 static void y_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)parent_ip, (void)fregs;
 	check_callback(&ot.y, ip, op, CALLBACK_SPIN);
 }
 
 static void z_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)parent_ip, (void)fregs;
 	check_callback(&ot.z, ip, op, SLOW_CALLBACK_SPIN);
 }
 
@@ -251,7 +248,6 @@ static void caller_loop(void *arg)
 {
 	long i = 0;
 
-	(void)arg;
 	while (!ot.stop) {
 		ftrace_test_target1(i);
 		ftrace_test_target2(i);
@@ -299,7 +295,6 @@ static void switcher(void *arg)
 	int cycles = ftrace_patch_live() ? LIVE_CYCLES : STOP_CYCLES;
 	int i, ret;
 
-	(void)arg;
 	ret = start(&ot.x);
 	for (i = 0; i < cycles && !ret; i++)
 		ret = one_cycle();

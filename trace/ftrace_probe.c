@@ -63,7 +63,6 @@ static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
 	long *count;
 	int bit;
 
-	(void)fregs;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;

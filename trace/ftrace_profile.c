@@ -108,7 +108,6 @@ static void function_profile_call(unsigned long ip, unsigned long parent_ip,
 	struct ftrace_profile *rec;
 	unsigned long flags;
 
-	(void)parent_ip, (void)ops, (void)fregs;
 	if (!READ_ONCE(ftrace_profile_enabled))
 		return;
 	/* An interrupt's calls must not meet this one in the same chain. */
@@ -329,19 +328,12 @@ static void function_stat_file_show(struct seq_buf *s, long data)
 	kfree(v);
 }
 
-static void function_profile_enabled_show(struct seq_buf *s, long data)
-{
-	(void)data;
-	seq_printf(s, "%d\n", READ_ONCE(ftrace_profile_enabled));
-}
-
 static int function_profile_enabled_store(char *buf, struct file *file,
 					  long data)
 {
 	unsigned long val;
 	int ret = kstrtoul(buf, 10, &val);
 
-	(void)file, (void)data;
 	return ret ? ret : ftrace_profile_set_enabled(val);
 }
 
@@ -353,9 +345,9 @@ void ftrace_profile_tracefs(struct inode *dir)
 
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		ftrace_profile_alloc_cpu(&ftrace_profile_stats[cpu]);
-	create_simple(dir, "function_profile_enabled",
-		      function_profile_enabled_show,
-		      function_profile_enabled_store, 0);
+	create_simple(dir, "function_profile_enabled", simple_show_int,
+		      function_profile_enabled_store,
+		      (long)&ftrace_profile_enabled);
 	for (cpu = 0; stat_dir && cpu < trace_nr_cpus(); cpu++) {
 		snprintf(name, sizeof(name), "function%ld", cpu);
 		create_simple(stat_dir, name, function_stat_file_show, NULL,

@@ -7,7 +7,7 @@
 #include "kernel.h"
 #include "selftest.h"
 #include "fgraph.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "irq.h"
 #include "printk.h"
 #include "trace.h"
@@ -83,13 +83,11 @@ static void profile_reset_on_enable(struct kunit *t)
 
 static int other_entry(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 0;
 }
 
 static void other_return(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 /* fgraph has one user: the profiler and another refuse each other. */

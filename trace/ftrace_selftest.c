@@ -17,7 +17,7 @@
 #include "smp.h"
 #include "patch.h"
 #include "printk.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "asm/insn.h"
 #include "asm/ptrace.h"
 
@@ -72,7 +72,6 @@ static void count_call(unsigned long ip, unsigned long parent_ip,
 {
 	struct counting_ops *c = container_of(op, struct counting_ops, ops);
 
-	(void)fregs;
 	if (!ftrace_ops_test(op, ip) && !in_replaced_filter(c, ip))
 		__atomic_add_fetch(&c->outside, 1, __ATOMIC_RELAXED);
 	if (!kallsyms_is_text(parent_ip))
@@ -229,7 +228,6 @@ static int order_n;
 
 static void log_order(unsigned long ip, u32 old, u32 new)
 {
-	(void)old;
 	if (order_n < ORDER_MAX) {
 		order_log[order_n].ip = ip;
 		order_log[order_n].insn = new;
@@ -614,7 +612,6 @@ static void recursing_call(unsigned long ip, unsigned long parent_ip,
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
-	(void)op, (void)fregs;
 	if (bit < 0)
 		return;
 	recursion_calls++;
@@ -650,7 +647,6 @@ static void naive_recursing_call(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 	naive_calls++;
 	if (naive_depth++ < 8)
 		ftrace_test_target1(0);
@@ -692,7 +688,6 @@ static void irq_chain_call(unsigned long ip, unsigned long parent_ip,
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
-	(void)op, (void)fregs;
 	if (bit < 0)
 		return;
 	if (ip == T1) {
@@ -755,7 +750,6 @@ static void save_args(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
-	(void)ip, (void)parent_ip, (void)op;
 	seen.calls++;
 	if (regs)
 		memcpy(seen.args, &regs->a0, sizeof(seen.args));
@@ -847,7 +841,6 @@ static void count_regs(unsigned long ip, unsigned long parent_ip,
 {
 	struct regs_ops *r = container_of(op, struct regs_ops, ops);
 
-	(void)parent_ip;
 	if (ip != T1)
 		return;
 	r->calls++;
@@ -901,7 +894,6 @@ static void regs_ops_join_and_leave(struct kunit *t)
 static void redirect(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op;
 	ftrace_get_regs(fregs)->epc = (unsigned long)ftrace_test_replacement;
 }
 
@@ -960,7 +952,6 @@ static void ipmodify_redirects(struct kunit *t)
 static void leave_ip(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 }
 
 static bool ipmodify_owned(unsigned long ip)
@@ -1059,7 +1050,6 @@ static void slow_callback(unsigned long ip, unsigned long parent_ip,
 {
 	int i;
 
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 	__atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 200; i++)
 		barrier();

@@ -57,7 +57,6 @@ static void klp_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 {
 	struct klp_patch *patch = container_of(fops, struct klp_patch, fops);
 
-	(void)ip, (void)parent_ip;
 	ftrace_get_regs(fregs)->epc = (unsigned long)patch->func.new_func;
 }
 

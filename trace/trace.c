@@ -5,6 +5,8 @@
  * tracer's init and reset, tracing_on, the trace clocks and options.
  */
 #include "kernel.h"
+#include "selftest.h"
+#include "init.h"
 #include "string.h"
 #include "mm.h"
 #include "smp.h"
@@ -55,13 +57,11 @@ static const struct trace_clock_def {
 
 static int nop_trace_init(struct trace_array *tr)
 {
-	(void)tr;
 	return 0;
 }
 
 static void nop_trace_reset(struct trace_array *tr)
 {
-	(void)tr;
 }
 
 /* The tracer that records nothing: only trace_marker and probes write. */
@@ -189,6 +189,21 @@ int trace_nr_cpus(void)
 	return ring_buffer_nr_cpus(global_trace.buffer);
 }
 
+struct trace_buffer *tracing_global_buffer(void)
+{
+	return global_trace.buffer;
+}
+
+int tracing_tracer_names(const char **names, int max)
+{
+	struct tracer *t;
+	int n = 0;
+
+	for (t = trace_types; t && n < max; t = t->next)
+		names[n++] = t->name;
+	return n;
+}
+
 /* ---- clocks ------------------------------------------------------------- */
 
 const char *trace_clock_name(int id)
@@ -313,7 +328,7 @@ static void register_builtin_tracers(void)
 }
 
 /* Once every CPU is online: buffers, tracers, commands, tracefs. */
-void trace_init(void)
+static void trace_init(void)
 {
 	int cpu;
 
@@ -330,4 +345,6 @@ void trace_init(void)
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
 	tracing_start_cmdline_record();
+	selftest_set_bytes_in_use(mm_bytes_less_ret_stacks);
 }
+late_initcall(trace_init);

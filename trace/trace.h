@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "ftrace.h"
 #include "ring_buffer.h"
+#include "tracing.h"
 #include "vfs.h"
 #include "asm/csr.h"
 
@@ -272,7 +273,6 @@ static inline char *trace_next_word(char **s)
 }
 
 /* trace.c */
-void trace_init(void);
 int register_tracer(struct tracer *type);
 struct tracer *trace_types_list(void);
 int tracing_set_tracer(struct trace_array *tr, const char *name);
@@ -292,7 +292,6 @@ int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
 int trace_set_tracer_option(struct trace_array *tr, struct tracer *t,
 			    const char *name, int set);
 int trace_set_options(struct trace_array *tr, const char *option);
-int trace_nr_cpus(void);
 void tracing_stop_tr(struct trace_array *tr);
 void tracing_start_tr(struct trace_array *tr);
 
@@ -311,7 +310,7 @@ enum {
 };
 
 extern unsigned int fgraph_max_depth;
-void ftrace_graph_set_max_depth(unsigned int depth);
+void ftrace_graph_set_max_depth(unsigned long depth);
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 

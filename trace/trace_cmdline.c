@@ -36,14 +36,12 @@ void tracing_record_cmdline(struct task *t)
 
 static void record_switch(struct task *prev, struct task *next)
 {
-	(void)prev;
 	if (global_trace.trace_flags & TRACE_ITER_RECORD_CMD)
 		tracing_record_cmdline(next);
 }
 
 static int record_one(struct task *t, void *data)
 {
-	(void)data;
 	tracing_record_cmdline(t);
 	return 0;
 }

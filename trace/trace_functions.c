@@ -64,7 +64,7 @@ static inline void trace_function(struct trace_array *tr, unsigned long ip,
  * call with no frame record (s0 keeps pointing at the trampoline's,
  * which names the traced function and its caller).
  */
-static __attribute__((optimize("omit-frame-pointer"))) void
+static void
 __function_trace_call(struct trace_array *tr, unsigned long ip,
 		      unsigned long parent_ip)
 {
@@ -87,13 +87,12 @@ static noinline void function_trace_call_pid(struct trace_array *tr,
  * fn_test_cost (trace/trace_functions_test.c) measures them under
  * -icount.
  */
-static __attribute__((optimize("omit-frame-pointer"))) void
+static void
 function_trace_call(unsigned long ip, unsigned long parent_ip,
 		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 
-	(void)fregs;
 	if (unlikely(!ring_buffer_recording(tr->buffer)))
 		return;
 	if (unlikely(READ_ONCE(tr->function_pids)))
@@ -113,7 +112,6 @@ static void function_stack_trace_call(unsigned long ip,
 	u32 trace_ctx;
 	int bit;
 
-	(void)fregs;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (unlikely(bit < 0))
 		return;
@@ -205,7 +203,6 @@ static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
 			   struct trace_array *tr, struct ftrace_probe_ops *ops,
 			   long *count)
 {
-	(void)ip, (void)parent_ip, (void)ops, (void)count;
 	if (!tracer_tracing_is_on(tr))
 		tracer_tracing_on(tr);
 }
@@ -214,7 +211,6 @@ static void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
 			    struct trace_array *tr, struct ftrace_probe_ops *ops,
 			    long *count)
 {
-	(void)ip, (void)parent_ip, (void)ops, (void)count;
 	if (tracer_tracing_is_on(tr))
 		tracer_tracing_off(tr);
 }
@@ -245,7 +241,6 @@ static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
 				 struct trace_array *tr,
 				 struct ftrace_probe_ops *ops, long *count)
 {
-	(void)ip, (void)parent_ip, (void)ops;
 	update_traceon_count(tr, count, true);
 }
 
@@ -253,7 +248,6 @@ static void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip,
 				  struct trace_array *tr,
 				  struct ftrace_probe_ops *ops, long *count)
 {
-	(void)ip, (void)parent_ip, (void)ops;
 	update_traceon_count(tr, count, false);
 }
 
@@ -261,7 +255,6 @@ static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
 			      struct trace_array *tr,
 			      struct ftrace_probe_ops *ops, long *count)
 {
-	(void)parent_ip, (void)ops, (void)count;
 	if (tracer_tracing_is_on(tr))
 		__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
 }
@@ -273,7 +266,6 @@ static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
 {
 	long old;
 
-	(void)parent_ip, (void)ops;
 	if (!tracer_tracing_is_on(tr))
 		return;
 	do {

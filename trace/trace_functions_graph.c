@@ -14,6 +14,7 @@
  * the trace is trace_graph_output.c's.
  */
 #include "kernel.h"
+#include "cache.h"
 #include "string.h"
 #include "fgraph.h"
 #include "stop_machine.h"
@@ -67,7 +68,7 @@ static DEFINE_MUTEX(graph_lock);
  * Is any of the four filters above set? Then trace_graph_entry takes
  * its slow path; the common case, none set, tests this one word.
  */
-static bool graph_filtered;
+static bool graph_filtered __cacheline_aligned;
 
 static struct fgraph_ops funcgraph_ops;
 
@@ -219,7 +220,6 @@ static noinline int trace_graph_entry_filtered(struct ftrace_graph_ent *trace)
  * record of its own, as the function tracer's callback: s0 still points
  * at prepare_ftrace_return's, which chains to the trampoline's.
  */
-__attribute__((optimize("omit-frame-pointer")))
 int trace_graph_entry(struct ftrace_graph_ent *trace)
 {
 	struct trace_array *tr = graph_array;
@@ -266,7 +266,6 @@ static __always_inline void graph_record_return(struct task *t,
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */
-__attribute__((optimize("omit-frame-pointer")))
 void trace_graph_return(struct ftrace_graph_ret *trace)
 {
 	struct task *t = current;
@@ -319,7 +318,6 @@ static int graph_trace_init(struct trace_array *tr)
 
 static void graph_trace_reset(struct trace_array *tr)
 {
-	(void)tr;
 	unregister_ftrace_graph(graph_gops);
 	graph_gops = NULL;
 }
@@ -334,7 +332,6 @@ static int graph_trace_update_thresh(struct trace_array *tr)
 static int func_graph_set_flag(struct trace_array *tr, u32 old_flags,
 			       u32 bit, int set)
 {
-	(void)tr, (void)old_flags;
 	if (bit == TRACE_GRAPH_PRINT_IRQS) {
 		WRITE_ONCE(ftrace_graph_skip_irqs, !set);
 		update_graph_filtered();
@@ -399,7 +396,7 @@ void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace)
 }
 
 /* max_graph_depth: 0 is no limit. */
-void ftrace_graph_set_max_depth(unsigned int depth)
+void ftrace_graph_set_max_depth(unsigned long depth)
 {
 	WRITE_ONCE(fgraph_max_depth, depth);
 	update_graph_filtered();

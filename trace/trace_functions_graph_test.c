@@ -15,7 +15,7 @@
 #include "selftest.h"
 #include "fgraph.h"
 #include "workloads.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "trace.h"
 #include "kallsyms.h"
@@ -334,7 +334,6 @@ static long sort_100(long unused)
 {
 	u32 v[100];
 
-	(void)unused;
 	fill_random(v, 100, 1);
 	return sort(v, 100);
 }
@@ -411,13 +410,11 @@ static void graph_test_irqs_option(struct kunit *t)
 
 static int other_entry(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 0;
 }
 
 static void other_return(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 /* One graph user at a time: function_graph waits for the other. */

@@ -12,7 +12,7 @@
 #include "printf.h"
 #include "selftest.h"
 #include "workloads.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "printk.h"
 #include "trace.h"
 #include "sched.h"
@@ -222,7 +222,6 @@ static void busy_call(unsigned long ip, unsigned long parent_ip,
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int i;
 
-	(void)op, (void)fregs;
 	if (bit < 0)
 		return;
 	for (i = 0; i < 100; i++)
@@ -256,7 +255,6 @@ static void fn_test_irqs_not_lost_list(struct kunit *t)
 static void other_callback(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 }
 
 /*
@@ -327,7 +325,6 @@ static void call_targets(void *arg)
 {
 	long i = 0;
 
-	(void)arg;
 	while (!READ_ONCE(callers_stop)) {
 		ftrace_test_target1(i);
 		ftrace_test_target2(i++);

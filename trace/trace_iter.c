@@ -250,7 +250,6 @@ static int tracing_release(struct inode *inode, struct file *file)
 {
 	struct trace_iterator *iter = file->private;
 
-	(void)inode;
 	if (!iter)
 		return 0;
 	if (!iter->consume && (iter->trace_flags & TRACE_ITER_PAUSE))
@@ -316,7 +315,6 @@ static ssize_t tracing_read(struct file *file, char *buf, size_t n)
 /* The trace file takes any write (the truncation happened at open). */
 static ssize_t tracing_write(struct file *file, const char *buf, size_t n)
 {
-	(void)file, (void)buf;
 	return n;
 }
 

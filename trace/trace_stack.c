@@ -175,7 +175,6 @@ static void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 	unsigned long resume = ip + MCOUNT_INSN_SIZE, entry_sp, top;
 	struct task *t = current;
 
-	(void)op;
 	if (++*disabled != 1 || !t->stack)
 		goto out;
 	top = task_stack_top(t);
@@ -242,19 +241,7 @@ void stack_trace_set_max(unsigned long size)
 
 static void stack_max_size_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%ld\n", READ_ONCE(stack_trace_max_size));
-}
-
-static int stack_max_size_store(char *buf, struct file *file, long data)
-{
-	unsigned long val;
-	int ret = kstrtoul(buf, 10, &val);
-
-	(void)file, (void)data;
-	if (!ret)
-		stack_trace_set_max(val);
-	return ret;
 }
 
 static void print_disabled(struct seq_buf *s)
@@ -290,7 +277,6 @@ static void stack_trace_show(struct seq_buf *s, long data)
 {
 	struct stack_trace_copy *c = kmalloc(sizeof(*c));
 
-	(void)data;
 	if (!c) {
 		seq_set_nomem(s);
 		return;
@@ -300,18 +286,11 @@ static void stack_trace_show(struct seq_buf *s, long data)
 	kfree(c);
 }
 
-static void stack_tracer_enabled_show(struct seq_buf *s, long data)
-{
-	(void)data;
-	seq_printf(s, "%d\n", READ_ONCE(stack_tracer_enabled));
-}
-
 static int stack_tracer_enabled_store(char *buf, struct file *file,
 				      long data)
 {
 	int val, ret = kstrtoint(strim(buf), 10, &val);
 
-	(void)file, (void)data;
 	return ret ? ret : stack_trace_sysctl(val);
 }
 
@@ -319,12 +298,12 @@ static int stack_tracer_enabled_store(char *buf, struct file *file,
 void stack_trace_init(struct inode *dir)
 {
 	create_simple(dir, "stack_max_size", stack_max_size_show,
-		      stack_max_size_store, 0);
+		      simple_store_ulong, (long)stack_trace_set_max);
 	create_simple(dir, "stack_trace", stack_trace_show, NULL, 0);
 	ftrace_create_filter_file(dir, "stack_trace_filter", &stack_trace_ops);
 	create_simple(vfs_lookup(NULL, "/proc/sys/kernel"),
-		      "stack_tracer_enabled", stack_tracer_enabled_show,
-		      stack_tracer_enabled_store, 0);
+		      "stack_tracer_enabled", simple_show_int,
+		      stack_tracer_enabled_store, (long)&stack_tracer_enabled);
 	if (cmdline_has("stacktrace"))
 		stack_trace_sysctl(1);
 }

@@ -11,7 +11,7 @@
 #include "mm.h"
 #include "kallsyms.h"
 #include "selftest.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "fgraph.h"
 #include "trace.h"
 
@@ -136,7 +136,6 @@ static int hook_tail_chain(struct ftrace_graph_ent *trace)
 
 static void graph_return_ignored(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 static long identity(long a)

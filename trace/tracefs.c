@@ -1,6 +1,6 @@
 /*
  * tracefs.c: /sys/kernel/tracing (Linux's tracer_init_tracefs). Most
- * files are simple files (kernel/simple_file.c): a show() that writes
+ * files are simple files (kernel/fs/simple_file.c): a show() that writes
  * the whole text at open, and a store() that gets each write as one
  * NUL-terminated string. Errors are Linux's: a bad value is -EINVAL
  * and changes nothing.
@@ -18,26 +18,22 @@ static void available_tracers_show(struct seq_buf *s, long data)
 {
 	struct tracer *t;
 
-	(void)data;
 	for (t = trace_types_list(); t; t = t->next)
 		seq_printf(s, "%s%s", t->name, t->next ? " " : "\n");
 }
 
 static void current_tracer_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%s\n", global_trace.current_trace->name);
 }
 
 static int current_tracer_store(char *buf, struct file *file, long data)
 {
-	(void)file, (void)data;
 	return tracing_set_tracer(&global_trace, strim(buf));
 }
 
 static void tracing_on_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%d\n", tracer_tracing_is_on(&global_trace));
 }
 
@@ -47,7 +43,6 @@ static int tracing_on_store(char *buf, struct file *file, long data)
 	unsigned long val;
 	int ret = kstrtoul(buf, 10, &val);
 
-	(void)file, (void)data;
 	if (ret)
 		return ret;
 	if (val)
@@ -61,7 +56,6 @@ static void trace_clock_show(struct seq_buf *s, long data)
 {
 	int i, cur = global_trace.clock_id;
 
-	(void)data;
 	for (i = 0; i < trace_clock_count(); i++)
 		seq_printf(s, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
 			   trace_clock_name(i), i == cur ? "]" : "");
@@ -70,7 +64,6 @@ static void trace_clock_show(struct seq_buf *s, long data)
 
 static int trace_clock_store(char *buf, struct file *file, long data)
 {
-	(void)file, (void)data;
 	return tracing_set_clock(&global_trace, strim(buf));
 }
 
@@ -79,7 +72,6 @@ static int trace_clock_store(char *buf, struct file *file, long data)
 /* In us, as written (Linux's tracing_nsecs_read). */
 static void tracing_thresh_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%lu\n", tracing_thresh / 1000);
 }
 
@@ -88,25 +80,12 @@ static int tracing_thresh_store(char *buf, struct file *file, long data)
 	unsigned long usecs;
 	int ret = kstrtoul(buf, 10, &usecs);
 
-	(void)file, (void)data;
 	return ret ? ret : tracing_set_thresh(&global_trace, usecs);
 }
 
 static void max_graph_depth_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_printf(s, "%u\n", fgraph_max_depth);
-}
-
-static int max_graph_depth_store(char *buf, struct file *file, long data)
-{
-	unsigned long depth;
-	int ret = kstrtoul(buf, 10, &depth);
-
-	(void)file, (void)data;
-	if (!ret)
-		ftrace_graph_set_max_depth(depth);
-	return ret;
 }
 
 /* ---- buffer sizes and per-CPU stats -------------------------------------- */
@@ -135,7 +114,6 @@ static int buffer_size_store(char *buf, struct file *file, long data)
 	unsigned long val;
 	int ret = kstrtoul(buf, 10, &val);
 
-	(void)file;
 	if (ret)
 		return ret;
 	if (!val)
@@ -151,7 +129,6 @@ static void buffer_total_size_show(struct seq_buf *s, long data)
 	unsigned long kb = 0;
 	int cpu;
 
-	(void)data;
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		kb += cpu_size_kb(cpu);
 	seq_printf(s, "%lu\n", kb);
@@ -196,7 +173,6 @@ static void trace_options_show(struct seq_buf *s, long data)
 	const struct tracer_opt *opt;
 	unsigned int i;
 
-	(void)data;
 	for (i = 0; i < trace_options_count; i++)
 		seq_printf(s, "%s%s\n", global_trace.trace_flags & (1U << i) ?
 			   "" : "no", trace_options[i]);
@@ -207,7 +183,6 @@ static void trace_options_show(struct seq_buf *s, long data)
 
 static int trace_options_store(char *buf, struct file *file, long data)
 {
-	(void)file, (void)data;
 	return trace_set_options(&global_trace, strim(buf));
 }
 
@@ -235,7 +210,6 @@ static int core_option_store(char *buf, struct file *file, long data)
 {
 	int set, ret = option_value(buf, &set);
 
-	(void)file;
 	return ret ? ret : set_tracer_flag(&global_trace, data, set);
 }
 
@@ -257,7 +231,6 @@ static int tracer_option_store(char *buf, struct file *file, long data)
 	struct tracer_option_file *of = (struct tracer_option_file *)data;
 	int set, ret = option_value(buf, &set);
 
-	(void)file;
 	return ret ? ret : trace_set_tracer_option(&global_trace, of->tracer,
 						   of->opt->name, set);
 }
@@ -296,7 +269,6 @@ static int trace_marker_store(char *buf, struct file *file, long data)
 {
 	ssize_t ret = tracing_mark_write(&global_trace, buf, strlen(buf));
 
-	(void)file, (void)data;
 	return ret < 0 ? ret : 0;
 }
 
@@ -353,7 +325,6 @@ static const char readme_msg[] =
 
 static void readme_show(struct seq_buf *s, long data)
 {
-	(void)data;
 	seq_puts(s, readme_msg);
 }
 
@@ -403,7 +374,7 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
-		      max_graph_depth_store, 0);
+		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);

@@ -1,8 +1,8 @@
 """test_rendezvous_race.py: a stopper held, through QEMU's gdbstub
 (tests/console/gdbstub.py), right after its last acknowledgement of a
 stop_machine round, while the caller returns and lays a pattern where
-the round's data was (`stress rendezvous`, trace/stress.c): the stopper
-must not touch that memory any more.
+the round's data was (`stress rendezvous`, kernel/shell/cmd_stress.c):
+the stopper must not touch that memory any more.
 
 Left to chance, a hart the host deschedules at that instruction for a
 moment hits this once in thousands of rounds; a stopper that still read

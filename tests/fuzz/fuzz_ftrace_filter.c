@@ -73,12 +73,10 @@ void kfree(const void *p)
 
 void mutex_lock(struct mutex *m)
 {
-	(void)m;
 }
 
 void mutex_unlock(struct mutex *m)
 {
-	(void)m;
 }
 
 void synchronize_sched(void)
@@ -88,8 +86,6 @@ void synchronize_sched(void)
 /* The files are only written here: no listing is ever made. */
 int seq_init(struct seq_buf *s, size_t size)
 {
-	(void)s;
-	(void)size;
 	abort();
 }
 
@@ -100,34 +96,27 @@ void seq_free(struct seq_buf *s)
 
 void seq_printf(struct seq_buf *s, const char *fmt, ...)
 {
-	(void)s;
-	(void)fmt;
 	abort();
 }
 
 void seq_puts(struct seq_buf *s, const char *str)
 {
-	(void)s;
-	(void)str;
 	abort();
 }
 
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n)
 {
-	(void)s, (void)f, (void)buf, (void)n;
 	abort();
 }
 
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s)
 {
-	(void)tr, (void)s;
 	abort();
 }
 
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 			void *data)
 {
-	(void)fn, (void)data;
 	abort();
 }
 
@@ -143,7 +132,6 @@ unsigned long ftrace_nr_pages(void)
 
 struct inode *vfs_lookup(struct inode *cwd, const char *path)
 {
-	(void)cwd, (void)path;
 	abort();
 }
 
@@ -151,7 +139,6 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode,
 			 const struct file_operations *fops, void *private)
 {
-	(void)parent, (void)name, (void)mode, (void)fops, (void)private;
 	abort();
 }
 
@@ -161,13 +148,11 @@ struct inode *create_simple(struct inode *dir, const char *name,
 					 long data),
 			    long data)
 {
-	(void)dir, (void)name, (void)show, (void)store, (void)data;
 	abort();
 }
 
 struct ftrace_hash *ftrace_ops_hash_copy(struct ftrace_ops *ops, bool filter)
 {
-	(void)ops, (void)filter;
 	return alloc_ftrace_hash(4);
 }
 
@@ -188,7 +173,6 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash,
 
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace)
 {
-	(void)is_notrace;
 	return alloc_ftrace_hash(4);
 }
 

@@ -64,25 +64,6 @@ static int ref_l(const char *s, unsigned int base, long *res)
 	return 0;
 }
 
-static int ref_bool(const char *s, bool *res)
-{
-	static const char *const yes[] = { "1", "y", "t", "on" };
-	static const char *const no[] = { "0", "n", "f", "of" };
-	size_t i;
-
-	for (i = 0; i < 4; i++) {
-		if (!strncasecmp(s, yes[i], strlen(yes[i]))) {
-			*res = true;
-			return 0;
-		}
-		if (!strncasecmp(s, no[i], strlen(no[i]))) {
-			*res = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 /* The same error, the same value on success, untouched on failure. */
 #define AGREE(type, kfn, err_ref, v_ref, ...) do {			\
 	type _v = (type)0x5a5a5a5a;					\
@@ -95,17 +76,14 @@ static void check_all(const char *s, unsigned int base)
 {
 	unsigned long ul = 0;
 	long l = 0;
-	bool b = false;
 	int eul = ref_ul(s, base, &ul), el = ref_l(s, base, &l);
 	int eui = eul ? eul : ul > UINT_MAX ? -ERANGE : 0;
 	int ei = el ? el : (l < INT_MIN || l > INT_MAX) ? -ERANGE : 0;
-	int eb = ref_bool(s, &b);
 
 	AGREE(unsigned long, kstrtoul, eul, ul, s, base);
 	AGREE(long, kstrtol, el, l, s, base);
 	AGREE(unsigned int, kstrtouint, eui, ul, s, base);
 	AGREE(int, kstrtoint, ei, l, s, base);
-	AGREE(bool, kstrtobool, eb, b, s);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)

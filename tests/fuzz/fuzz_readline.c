@@ -1,5 +1,5 @@
 /*
- * fuzz_readline.c: the shell's line editor (kernel/readline.c) with
+ * fuzz_readline.c: the shell's line editor (kernel/shell/readline.c) with
  * its history, fed keystrokes from the input through a stub console.
  * What it echoes goes through a small terminal model, and when a line
  * ends, the screen must show the prompt and exactly the line the
@@ -24,9 +24,9 @@
 #undef snprintf
 #undef scnprintf
 #include "../../lib/string.c"
-#include "../../kernel/name_list.c"
-#include "../../kernel/history.c"
-#include "../../kernel/readline.c"
+#include "../../kernel/shell/name_list.c"
+#include "../../kernel/shell/history.c"
+#include "../../kernel/shell/readline.c"
 
 #define PROMPT		"rvftrace:/# "
 /* Room for a line of control bytes, each echoed as ^X. */
@@ -95,10 +95,6 @@ void kfree(const void *p)
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
-	(void)buf;
-	(void)size;
-	(void)addr;
-	(void)with_offset;
 	abort();
 }
 

@@ -39,10 +39,6 @@ const char *__asan_default_options(void)
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset)
 {
-	(void)buf;
-	(void)size;
-	(void)addr;
-	(void)with_offset;
 	return 0;
 }
 

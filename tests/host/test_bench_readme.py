@@ -19,8 +19,9 @@ import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CITE = re.compile(r'bench: (\w+) (\d[\d,]*(?:\.\d+)?)')
-SOURCES = ['arch/**/*.[chS]', 'include/**/*.h', 'kernel/*.c', 'trace/*.[ch]',
-           'lib/*.c', 'scripts/*.py', 'docs/*.md', 'README.md', 'Makefile']
+SOURCES = ['arch/**/*.[chS]', 'include/**/*.h', 'kernel/**/*.c',
+           'trace/*.[ch]', 'lib/*.c', 'scripts/*.py', 'docs/*.md',
+           'README.md', 'Makefile']
 
 
 def load_bench():

@@ -4,7 +4,9 @@ Every `file:function` written in backquotes in docs/*.md and README.md
 must name an existing file that defines that function (or assembly
 label, or linker symbol). Every file path in backquotes must exist.
 The shell commands in the docs are typed at a real kernel by
-tests/console/test_docs.py.
+tests/console/test_docs.py. docs/architecture.md's table of commands
+must name every SHELL_COMMAND the sources register, with its file and
+function.
 
 Run with python3; prints KTAP.
 """
@@ -51,8 +53,26 @@ def checks():
             yield f'{short}: {path}', os.path.exists(os.path.join(ROOT, path))
 
 
+SHELL_COMMAND = re.compile(r'^SHELL_COMMAND\("([^"]+)",\s*(\w+)', re.M)
+COMMAND_ROW = re.compile(r'^\| `([^`]+)` \| `([\w./-]+):(\w+)` \|$', re.M)
+
+
+def command_checks():
+    """(description, ok) for each command: the table says where it is."""
+    table = {name: (path, fn) for name, path, fn in COMMAND_ROW.findall(
+        open(os.path.join(ROOT, 'docs', 'architecture.md')).read())}
+    for path in sorted(glob.glob(os.path.join(ROOT, '**', '*.c'),
+                                 recursive=True)):
+        short = os.path.relpath(path, ROOT)
+        if short.startswith(('build/', 'tests/')):
+            continue
+        for name, fn in SHELL_COMMAND.findall(open(path).read()):
+            yield (f'docs/architecture.md: command {name} is '
+                   f'{short}:{fn}', table.get(name) == (short, fn))
+
+
 def main():
-    results = list(checks())
+    results = list(checks()) + list(command_checks())
     print('KTAP version 1')
     print(f'1..{len(results)}')
     for i, (what, ok) in enumerate(results, 1):

@@ -189,7 +189,6 @@ static int record(void *data, const char *name, unsigned long addr,
 {
 	struct walk *w = data;
 
-	(void)size;
 	snprintf(w->names[w->n], sizeof(w->names[0]), "%s", name);
 	w->addrs[w->n] = addr;
 	return ++w->n == w->stop_at ? 42 : 0;

@@ -5,43 +5,18 @@
  * tp is the per-CPU pointer and is never restored from the frame: a task
  * preempted here may resume on another CPU.
  */
-#include "asm/ptrace.h"
+#include "asm/asm.h"
 
 	.section .text
 	.globl handle_exception
 	.balign 4
 handle_exception:
 	addi	sp, sp, -PT_SIZE
-	sd	x1, 8(sp)
-	sd	x3, 24(sp)
-	sd	x4, 32(sp)
-	sd	x5, 40(sp)
-	sd	x6, 48(sp)
-	sd	x7, 56(sp)
-	sd	x8, 64(sp)
-	sd	x9, 72(sp)
-	sd	x10, 80(sp)
-	sd	x11, 88(sp)
-	sd	x12, 96(sp)
-	sd	x13, 104(sp)
-	sd	x14, 112(sp)
-	sd	x15, 120(sp)
-	sd	x16, 128(sp)
-	sd	x17, 136(sp)
-	sd	x18, 144(sp)
-	sd	x19, 152(sp)
-	sd	x20, 160(sp)
-	sd	x21, 168(sp)
-	sd	x22, 176(sp)
-	sd	x23, 184(sp)
-	sd	x24, 192(sp)
-	sd	x25, 200(sp)
-	sd	x26, 208(sp)
-	sd	x27, 216(sp)
-	sd	x28, 224(sp)
-	sd	x29, 232(sp)
-	sd	x30, 240(sp)
-	sd	x31, 248(sp)
+	sd	x1, PT_RA(sp)
+	sd	x3, PT_GP(sp)
+	sd	x4, PT_TP(sp)
+	sd	x5, PT_T0(sp)
+	save_from_x6_to_x31 0
 	addi	t0, sp, PT_SIZE
 	sd	t0, PT_SP(sp)
 	csrr	t0, sepc
@@ -56,14 +31,14 @@ handle_exception:
 	 * A frame record {s0, sepc} below pt_regs so that a frame-pointer
 	 * backtrace walks from the handler into the interrupted function.
 	 */
-	addi	sp, sp, -16
-	sd	s0, 0(sp)
-	ld	t0, 16+PT_EPC(sp)
-	sd	t0, 8(sp)
-	addi	s0, sp, 16
-	addi	a0, sp, 16
+	addi	sp, sp, -FRAME_RECORD_SIZE
+	sd	s0, FRAME_RECORD_FP(sp)
+	ld	t0, FRAME_RECORD_SIZE + PT_EPC(sp)
+	sd	t0, FRAME_RECORD_RA(sp)
+	addi	s0, sp, FRAME_RECORD_SIZE
+	addi	a0, sp, FRAME_RECORD_SIZE
 	call	handle_trap
-	addi	sp, sp, 16
+	addi	sp, sp, FRAME_RECORD_SIZE
 
 	.globl ret_from_exception
 ret_from_exception:
@@ -71,34 +46,9 @@ ret_from_exception:
 	csrw	sstatus, t0
 	ld	t0, PT_EPC(sp)
 	csrw	sepc, t0
-	ld	x1, 8(sp)
-	ld	x3, 24(sp)
-	ld	x5, 40(sp)
-	ld	x6, 48(sp)
-	ld	x7, 56(sp)
-	ld	x8, 64(sp)
-	ld	x9, 72(sp)
-	ld	x10, 80(sp)
-	ld	x11, 88(sp)
-	ld	x12, 96(sp)
-	ld	x13, 104(sp)
-	ld	x14, 112(sp)
-	ld	x15, 120(sp)
-	ld	x16, 128(sp)
-	ld	x17, 136(sp)
-	ld	x18, 144(sp)
-	ld	x19, 152(sp)
-	ld	x20, 160(sp)
-	ld	x21, 168(sp)
-	ld	x22, 176(sp)
-	ld	x23, 184(sp)
-	ld	x24, 192(sp)
-	ld	x25, 200(sp)
-	ld	x26, 208(sp)
-	ld	x27, 216(sp)
-	ld	x28, 224(sp)
-	ld	x29, 232(sp)
-	ld	x30, 240(sp)
-	ld	x31, 248(sp)
+	ld	x1, PT_RA(sp)
+	ld	x3, PT_GP(sp)
+	ld	x5, PT_T0(sp)
+	restore_from_x6_to_x31 0
 	ld	x2, PT_SP(sp)
 	sret

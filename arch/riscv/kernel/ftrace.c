@@ -35,7 +35,6 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 #ifdef FTRACE_MODE_mcount
 	return riscv_insn_jal(ip, MCOUNT_ADDR, FTRACE_SITE_LINK_REG, insn);
 #else
-	(void)ip;
 	*insn = RISCV_INSN_C_NOP | RISCV_INSN_C_NOP << 16;
 	return 0;
 #endif

@@ -19,9 +19,9 @@
  * trampoline text, which is never preempted).
  *
  * The events are the C tracers' (trace/trace.h), written as
- * ring_buffer.c's rb_write_begin and rb_write_end would: in the common
- * case that the tail page has room, the event is not its first and
- * comes within a time delta of the last. Each path has one copy per
+ * ring_buffer_write.c's rb_write_begin and rb_write_end would: in the
+ * common case that the tail page has room, the event is not its first
+ * and comes within a time delta of the last. Each path has one copy per
  * trace clock, chosen when tracing starts. asm/asm-offsets.h has the
  * offsets, which the C files check.
  */

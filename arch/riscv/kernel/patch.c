@@ -109,12 +109,3 @@ void flush_icache_all(void)
 	if (nr_cpus > 1 && !stop_machine_running())
 		sbi_remote_fence_i(online_hart_mask(), 0);
 }
-
-int patch_text_nosync(void *addr, const void *insns, size_t len)
-{
-	int ret = patch_insn_write(addr, insns, len);
-
-	patch_unmap();
-	flush_icache_all();
-	return ret;
-}

@@ -39,7 +39,6 @@ static void read_alias(void *arg)
 
 static void flush_tlb(void *arg)
 {
-	(void)arg;
 	local_flush_tlb_all();
 }
 

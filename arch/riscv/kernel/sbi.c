@@ -50,16 +50,3 @@ long sbi_hart_start(unsigned long hartid, unsigned long addr,
 {
 	return sbi_ecall(SBI_EXT_HSM, 0, hartid, addr, opaque, 0).error;
 }
-
-long sbi_hart_get_status(unsigned long hartid)
-{
-	struct sbiret r = sbi_ecall(SBI_EXT_HSM, 2, hartid, 0, 0, 0);
-
-	return r.error ? r.error : r.value;
-}
-
-/* The legacy console call: only for the earliest messages and oopses. */
-void sbi_console_putchar(int c)
-{
-	sbi_ecall(0x01, 0, c, 0, 0, 0);
-}

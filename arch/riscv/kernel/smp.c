@@ -52,15 +52,6 @@ void smp_send_ipi(int cpu, int msg)
 	sbi_send_ipi(1UL << cpus[cpu].hartid, 0);
 }
 
-void smp_send_ipi_mask(unsigned long cpumask, int msg)
-{
-	int i;
-
-	for_each_online_cpu(i)
-		if (cpumask & (1UL << i))
-			smp_send_ipi(i, msg);
-}
-
 void handle_ipi(void)
 {
 	struct cpu *c = this_cpu();

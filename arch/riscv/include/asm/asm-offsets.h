@@ -3,9 +3,10 @@
  * touch the per-CPU area through tp and the current task's
  * preempt_count; their fast paths also write ring-buffer events and
  * read the tracers' state). Each is checked with _Static_assert where
- * its struct is defined or used: kernel/sched.c, trace/ring_buffer.c,
- * trace/fgraph.c, trace/trace_functions.c, trace/trace_functions_graph.c,
- * trace/ftrace_profile.c, trace/trace_stack.c.
+ * its struct is defined or used: kernel/sched.c,
+ * trace/ring_buffer_internal.h, trace/fgraph.c, trace/trace_functions.c,
+ * trace/trace_functions_graph.c, trace/ftrace_profile.c,
+ * trace/trace_stack.c.
  */
 #ifndef _ASM_OFFSETS_H
 #define _ASM_OFFSETS_H
@@ -19,10 +20,10 @@
 #define TASK_PID		116
 #define TASK_TRACE_RECURSION	120
 #define TASK_STACK		168
-#define TASK_RET_STACK		272
-#define TASK_CURR_RET_STACK	280
-#define TASK_CURR_RET_DEPTH	284
-#define TASK_GRAPH_PAUSE	296
+#define TASK_RET_STACK		264
+#define TASK_CURR_RET_STACK	272
+#define TASK_CURR_RET_DEPTH	276
+#define TASK_GRAPH_PAUSE	288
 #define THREAD_SIZE_ASM		(16 * 1024)
 
 /* struct ftrace_ret_stack (include/fgraph.h), 40 bytes */

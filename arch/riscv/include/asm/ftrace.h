@@ -40,15 +40,28 @@
 #ifndef _ASM_FTRACE_H
 #define _ASM_FTRACE_H
 
+#include "asm/ptrace.h"
+
 #define MCOUNT_INSN_SIZE	4
-/* Bytes of the trampoline frame of ftrace_caller (mcount-dyn.S). */
 #ifdef FTRACE_MODE_mcount
+/* ftrace_caller's frame (mcount-pg.S): one frame record. */
 #define FTRACE_FRAME_SIZE	16
 #define FTRACE_LIVE_PATCHING	0
 #else
 #define FTRACE_LIVE_PATCHING	1
+/*
+ * ftrace_caller's frame (mcount-dyn.S draws it): two frame records,
+ * then the traced function's arguments, or ftrace_regs_caller's
+ * pt_regs.
+ */
+#define FTRACE_FRAME_FP1	0	/* record 2's fp: record 1's */
+#define FTRACE_FRAME_T0		8	/* record 2's ra: the resume pc */
+#define FTRACE_FRAME_S0		16	/* record 1's fp: the caller's s0 */
+#define FTRACE_FRAME_RA		24	/* record 1's ra: the parent's */
+#define FTRACE_FRAME_ARGS	32	/* a0..a7 */
+#define FTRACE_FRAME_REGS	32	/* struct pt_regs */
 #define FTRACE_FRAME_SIZE	96
-#define FTRACE_REGS_FRAME_SIZE	(32 + 288)
+#define FTRACE_REGS_FRAME_SIZE	(FTRACE_FRAME_REGS + PT_SIZE)
 /*
  * A site sees the traced function's live argument registers, so
  * ftrace_regs_caller can hand them out as a pt_regs. -pg's call of

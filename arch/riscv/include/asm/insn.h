@@ -71,13 +71,6 @@
 #define RISCV_JAL_MIN		(-(1L << 20))
 #define RISCV_JAL_MAX		((1L << 20) - 2)
 
-/*
- * auipc + jalr adds a signed 32-bit page offset and a signed 12-bit
- * low part: [pc - 2 GiB - 2 KiB, pc + 2 GiB - 2 KiB - 1].
- */
-#define RISCV_AUIPC_JALR_MIN	(-(1L << 31) - 0x800)
-#define RISCV_AUIPC_JALR_MAX	((1L << 31) - 0x800 - 1)
-
 /* Bits hi..lo of x, moved down to bit 0. */
 static inline u32 riscv_bits(u32 x, int hi, int lo)
 {
@@ -128,11 +121,6 @@ static inline long riscv_imm_b(u32 insn)
 			  riscv_bits(insn, 7, 7) << 11 |
 			  riscv_bits(insn, 30, 25) << 5 |
 			  riscv_bits(insn, 11, 8) << 1, 13);
-}
-
-static inline long riscv_imm_u(u32 insn)
-{
-	return riscv_sext(insn & 0xfffff000U, 32);
 }
 
 static inline long riscv_imm_j(u32 insn)
@@ -192,8 +180,8 @@ static inline u32 riscv_enc_j(int rd, long imm)
 }
 
 /*
- * Checked encoders for the patcher. Each returns 0 and stores the
- * instruction(s), or -ERANGE when the target is odd or out of reach,
+ * The checked encoder for the patcher. It returns 0 and stores the
+ * instruction, or -ERANGE when the target is odd or out of reach,
  * or -EINVAL for a register that cannot be used; nothing is stored
  * on error. jal is inline: patching every site encodes one per site.
  */
@@ -210,15 +198,9 @@ static inline int riscv_insn_jal(unsigned long pc, unsigned long target,
 	return 0;
 }
 
-int riscv_insn_auipc_jalr(unsigned long pc, unsigned long target,
-			  int rd_link, int rs_tmp, u32 insn[2]);
-
 /* Decoders. */
 bool riscv_insn_is_jal(u32 insn);
 unsigned long riscv_insn_jal_target(unsigned long pc, u32 insn);
-bool riscv_insn_is_auipc_jalr(const u32 insn[2]);
-unsigned long riscv_insn_auipc_jalr_target(unsigned long pc,
-					   const u32 insn[2]);
 
 /* 4 for a 32-bit instruction, 2 for a compressed one. */
 static inline int riscv_insn_len(u16 first_halfword)

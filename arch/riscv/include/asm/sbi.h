@@ -30,7 +30,5 @@ void sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_base,
 			   unsigned long start, unsigned long size);
 long sbi_hart_start(unsigned long hartid, unsigned long addr,
 		    unsigned long opaque);
-long sbi_hart_get_status(unsigned long hartid);
-void sbi_console_putchar(int c);
 
 #endif

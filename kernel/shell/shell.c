@@ -114,13 +114,12 @@ static bool line_refused(int err)
 	return err < 0;
 }
 
-void shell_main(void *arg)
+static void shell_main(void *arg)
 {
 	/* Static: a whole line is a quarter of the thread's stack. */
 	static char line[SHELL_LINE_MAX + 1];
 	char prompt[PATH_MAX + 16];
 
-	(void)arg;
 	console_set_owner(current);
 	boot_instret = rdinstret();
 	for (;;) {
@@ -141,8 +140,6 @@ static int cmd_help(struct shell_out *out, int argc, char **argv)
 	struct name_list names;
 	int i;
 
-	(void)argc;
-	(void)argv;
 	name_list_init(&names);
 	for_each_shell_command(cmd)
 		name_list_add(&names, cmd->name, "");
@@ -154,3 +151,4 @@ static int cmd_help(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND("help", cmd_help, "list the commands");
+BOOT_PROGRAM("sh", shell_main);

@@ -8,6 +8,7 @@
 #include "string.h"
 #include "mm.h"
 #include "vfs.h"
+#include "kstrtox.h"
 
 struct simple_file {
 	void (*show)(struct seq_buf *s, long data);
@@ -63,7 +64,6 @@ static ssize_t simple_write(struct file *file, const char *buf, size_t n)
 
 static int simple_release(struct inode *inode, struct file *file)
 {
-	(void)inode;
 	if (file->private) {
 		seq_free(file->private);
 		kfree(file->private);
@@ -97,4 +97,20 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	if (!inode)
 		kfree(sf);
 	return inode;
+}
+
+void simple_show_int(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%d\n", READ_ONCE(*(int *)data));
+}
+
+int simple_store_ulong(char *buf, struct file *file, long data)
+{
+	void (*set)(unsigned long val) = (void (*)(unsigned long))data;
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	if (!ret)
+		set(val);
+	return ret;
 }

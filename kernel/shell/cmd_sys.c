@@ -28,7 +28,6 @@ struct task_snapshot {
 
 static int count_task(struct task *t, void *data)
 {
-	(void)t;
 	(*(int *)data)++;
 	return 0;
 }
@@ -73,8 +72,6 @@ static int cmd_ps(struct shell_out *out, int argc, char **argv)
 	struct task_snapshot snap;
 	int i;
 
-	(void)argc;
-	(void)argv;
 	if (take_snapshot(&snap)) {
 		sh_err("ps: %s\n", strerror_text(ENOMEM));
 		return 1;
@@ -107,8 +104,6 @@ static int cmd_cpus(struct shell_out *out, int argc, char **argv)
 	struct cpu *c;
 	int i;
 
-	(void)argc;
-	(void)argv;
 	for_each_task(copy_current_comm, comms);
 	sh_printf(out, "CPU HART ONLINE      TICKS       IRQS CURRENT\n");
 	for (i = 0; i < nr_cpus; i++) {
@@ -125,8 +120,6 @@ static int cmd_free(struct shell_out *out, int argc, char **argv)
 	unsigned long total = nr_total_pages() * (PAGE_SIZE / 1024);
 	unsigned long free = nr_free_pages() * (PAGE_SIZE / 1024);
 
-	(void)argc;
-	(void)argv;
 	sh_printf(out, "%18s %11s %11s\n", "total", "used", "free");
 	sh_printf(out, "Mem:  %12lu %11lu %11lu\n", total, total - free, free);
 	return 0;
@@ -137,8 +130,6 @@ static int cmd_uptime(struct shell_out *out, int argc, char **argv)
 {
 	u64 ms = ktime_get_ns() / 1000000;
 
-	(void)argc;
-	(void)argv;
 	sh_printf(out, "up %llu.%02llu seconds\n", ms / 1000, ms % 1000 / 10);
 	return 0;
 }
@@ -149,8 +140,6 @@ static int cmd_dmesg(struct shell_out *out, int argc, char **argv)
 	char buf[DMESG_CHUNK];
 	size_t pos = 0, n;
 
-	(void)argc;
-	(void)argv;
 	while ((n = dmesg_read(buf, sizeof(buf), pos)) && !out->error) {
 		sh_write(out, buf, n);
 		pos += n;
@@ -163,7 +152,6 @@ static int cmd_selftest(struct shell_out *out, int argc, char **argv)
 {
 	char name[32];
 
-	(void)out;
 	if (argc > 2) {
 		sh_err("usage: selftest [SUITE[,SUITE...]]\n");
 		return 1;
@@ -179,9 +167,6 @@ SHELL_COMMAND("selftest", cmd_selftest,
 
 static int cmd_poweroff(struct shell_out *out, int argc, char **argv)
 {
-	(void)out;
-	(void)argc;
-	(void)argv;
 	machine_poweroff(0);
 }
 SHELL_COMMAND("poweroff", cmd_poweroff, "power the machine off");

@@ -1,5 +1,5 @@
 /*
- * stress.c: the `stress` shell command, what `make stress` drives
+ * cmd_stress.c: the `stress` shell command, what `make stress` drives
  * (scripts/stress.py).
  *
  *   stress storm N [SEED]  the other CPUs run every workload in a loop
@@ -46,7 +46,9 @@
 #include "workloads.h"
 #include "fgraph.h"
 #include "asm/insn.h"
-#include "trace.h"
+#include "ring_buffer.h"
+#include "tracing.h"
+#include "vfs.h"
 
 #define T			"/sys/kernel/tracing/"
 #define STORM_OPS		3
@@ -153,7 +155,6 @@ static void storm_callback(unsigned long ip, unsigned long parent_ip,
 {
 	struct storm_ops *s = container_of(op, struct storm_ops, ops);
 
-	(void)parent_ip;
 	count(&s->calls);
 	if (!READ_ONCE(s->live))
 		count(&s->after_unregister);
@@ -220,7 +221,6 @@ static u32 storm_random(struct storm *s)
 
 static void storm_init(struct storm *s, u32 seed)
 {
-	struct tracer *t;
 	int i;
 
 	memset(s, 0, sizeof(*s));
@@ -230,10 +230,10 @@ static void storm_init(struct storm *s, u32 seed)
 		s->sops[i].ops.flags = storm_ops_flags[i];
 		s->sops[i].ops.name = "stress";
 	}
-	for (t = trace_types_list(); t && s->nr_tracers < 8; t = t->next)
-		s->tracers[s->nr_tracers++] = t->name;
+	s->nr_tracers = tracing_tracer_names(s->tracers,
+					     ARRAY_SIZE(s->tracers));
 	s->rounds = stop_machine_rounds();
-	s->buffer_kb = ring_buffer_size(global_trace.buffer, 0) >> 10;
+	s->buffer_kb = ring_buffer_size(tracing_global_buffer(), 0) >> 10;
 }
 
 static void check(struct storm *s, int ret)
@@ -546,13 +546,11 @@ static int stress_rendezvous(struct shell_out *out, unsigned long n)
 
 static int hook_every_call(struct ftrace_graph_ent *trace)
 {
-	(void)trace;
 	return 1;
 }
 
 static void ignore_return(struct ftrace_graph_ret *trace)
 {
-	(void)trace;
 }
 
 static struct fgraph_ops stress_gops = {
@@ -562,7 +560,6 @@ static struct fgraph_ops stress_gops = {
 
 static void child(void *arg)
 {
-	(void)arg;
 }
 
 /* Threads started and reaped as fast as they go, one at a time. */
@@ -657,7 +654,7 @@ static bool soaking;
  */
 static bool check_buffer(struct shell_out *out, int cpu)
 {
-	struct trace_buffer *b = global_trace.buffer;
+	struct trace_buffer *b = tracing_global_buffer();
 	unsigned long written = ring_buffer_written_cpu(b, cpu);
 	unsigned long entries = ring_buffer_entries_cpu(b, cpu);
 	unsigned long overrun = ring_buffer_overrun_cpu(b, cpu);
@@ -672,7 +669,7 @@ static bool check_buffer(struct shell_out *out, int cpu)
 
 static int stress_stop(struct shell_out *out)
 {
-	struct trace_buffer *b = global_trace.buffer;
+	struct trace_buffer *b = tracing_global_buffer();
 	unsigned long unbalanced = fgraph_unbalanced_returns();
 	bool ok = true;
 	int cpu;

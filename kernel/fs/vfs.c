@@ -5,6 +5,7 @@
  * spinlock; file operations run without it and may sleep.
  */
 #include "kernel.h"
+#include "init.h"
 #include "vfs.h"
 #include "mm.h"
 #include "string.h"
@@ -398,13 +399,11 @@ static struct inode *mkdir_path(const char *path)
 /* /dev/null: reads find nothing, writes vanish. */
 static ssize_t null_read(struct file *file, char *buf, size_t n)
 {
-	(void)file, (void)buf, (void)n;
 	return 0;
 }
 
 static ssize_t null_write(struct file *file, const char *buf, size_t n)
 {
-	(void)file, (void)buf;
 	return n;
 }
 
@@ -417,7 +416,7 @@ static const struct file_operations null_fops = {
  * The mount points, which tracefs, debugfs and the sysctls fill later,
  * and /dev/null.
  */
-void vfs_init(void)
+static void vfs_init(void)
 {
 	root = alloc_inode("", 0, S_IFDIR | 0755);
 	if (!root || !ramfs_mount(root, "tmp") ||
@@ -427,3 +426,4 @@ void vfs_init(void)
 			NULL))
 		panic("vfs: no memory for the mount points");
 }
+early_initcall(vfs_init);

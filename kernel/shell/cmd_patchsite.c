@@ -1,5 +1,5 @@
 /*
- * patchsite.c: live views of what dynamic ftrace patched. `patchsite
+ * cmd_patchsite.c: live views of what dynamic ftrace patched. `patchsite
  * FUNC` shows a function's site (bytes, disassembly, record flags and
  * refcount, the ops that want it); `patchsite ftrace_call` (or
  * ftrace_regs_call, ftrace_graph_call, ftrace_graph_regs_call) shows

@@ -156,16 +156,11 @@ static void vfs_test_walk_errors(struct kunit *t)
 
 static ssize_t read_only_read(struct file *file, char *buf, size_t n)
 {
-	(void)file;
-	(void)buf;
-	(void)n;
 	return 0;
 }
 
 static ssize_t swallow_write(struct file *file, const char *buf, size_t n)
 {
-	(void)file;
-	(void)buf;
 	return n;
 }
 
@@ -205,8 +200,6 @@ static void vfs_test_open_errors(struct kunit *t)
 
 static int release_refuses(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	(void)file;
 	return -EINVAL;
 }
 

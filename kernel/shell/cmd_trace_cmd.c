@@ -1,5 +1,5 @@
 /*
- * trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
+ * cmd_trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
  * echo and cat: start, stop, show, clear, reset, stat and record, with
  * trace-cmd's options and messages. It has no way into the tracer of
  * its own: every subcommand writes and reads the tracefs files, through
@@ -262,7 +262,6 @@ static int tc_start(struct shell_out *out, int argc, char **argv)
 {
 	struct trace_setup t;
 
-	(void)out;
 	if (parse_setup(argc, argv, &t))
 		return usage();
 	if (t.argc) {
@@ -316,25 +315,21 @@ static int tc_record(struct shell_out *out, int argc, char **argv)
 
 static int tc_stop(struct shell_out *out, int argc, char **argv)
 {
-	(void)out, (void)argc, (void)argv;
 	return tc_write("tracing_on", "0") ? 1 : 0;
 }
 
 static int tc_show(struct shell_out *out, int argc, char **argv)
 {
-	(void)argc, (void)argv;
 	return sh_cat(out, "trace-cmd", TRACEFS "trace");
 }
 
 static int tc_clear(struct shell_out *out, int argc, char **argv)
 {
-	(void)out, (void)argc, (void)argv;
 	return tc_write("trace", "") ? 1 : 0;
 }
 
 static int tc_reset(struct shell_out *out, int argc, char **argv)
 {
-	(void)out, (void)argc, (void)argv;
 	return tc_write("tracing_on", "0") ||
 	       tc_write("current_tracer", "nop") ||
 	       tc_write("set_ftrace_filter", "") ||

@@ -1,7 +1,7 @@
 /*
  * workloads.c: what `run` starts: fib, sort, crc32, pingpong, and
- * klpdemo from kernel/klp_demo.c. Each is traced like any kernel code
- * and each step is a real function (noinline, and noclone so that
+ * klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
+ * code and each step is a real function (noinline, and noclone so that
  * GCC's .isra/.constprop copies do not rename it), so the tracer sees
  * every call. Long loops poll current->sigpending, so Ctrl-C stops
  * them.
@@ -344,30 +344,17 @@ static int pingpong_main(struct shell_out *out, int argc, char **argv)
 	return interrupted() ? -EINTR : 0;
 }
 
-static const struct workload workloads[] = {
-	{ "fib", "[N]: naive recursive Fibonacci (N: 0 to 30, default 10)",
-	  fib_main },
-	{ "sort", "[N]: heap sort N random numbers (up to 1000000, default 1000)",
-	  sort_main },
-	{ "crc32", "[KIB]: CRC-32 of a KIB KiB buffer (up to 16384, default 64)",
-	  crc32_main },
-	{ "pingpong", "[ROUNDS]: two threads on two CPUs wake each other (default 1000)",
-	  pingpong_main },
-	{ "klpdemo", "[ROUNDS]: call a livepatched function on every CPU while the patch flips (default 10)",
-	  klpdemo_main },
-};
-
-const struct workload *workload_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(workloads); i++)
-		if (!strcmp(workloads[i].name, name))
-			return &workloads[i];
-	return NULL;
-}
-
-const struct workload *workload_get(size_t i)
-{
-	return i < ARRAY_SIZE(workloads) ? &workloads[i] : NULL;
-}
+WORKLOAD("fib", "[N]: naive recursive Fibonacci (N: 0 to 30, default 10)",
+	 fib_main);
+WORKLOAD("sort",
+	 "[N]: heap sort N random numbers (up to 1000000, default 1000)",
+	 sort_main);
+WORKLOAD("crc32",
+	 "[KIB]: CRC-32 of a KIB KiB buffer (up to 16384, default 64)",
+	 crc32_main);
+WORKLOAD("pingpong",
+	 "[ROUNDS]: two threads on two CPUs wake each other (default 1000)",
+	 pingpong_main);
+WORKLOAD("klpdemo",
+	 "[ROUNDS]: call a livepatched function on every CPU while the patch flips (default 10)",
+	 klpdemo_main);

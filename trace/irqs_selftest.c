@@ -1,5 +1,5 @@
 /*
- * selftest_irqs.c: the busy loop of the selftests that check a tracer
+ * irqs_selftest.c: the busy loop of the selftests that check a tracer
  * loses no interrupt (trace_functions_test.c, ftrace_profile_test.c,
  * trace_functions_graph_test.c). It calls ftrace_test_target1, which
  * those tests trace too, so interrupts land inside the tracer's
@@ -9,7 +9,7 @@
 #include "selftest.h"
 #include "sched.h"
 #include "smp.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "asm/csr.h"
 
 /* This CPU's interrupts and count(cpu), both at one instant. */

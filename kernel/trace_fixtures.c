@@ -1,11 +1,13 @@
 /*
- * trace_targets.c: functions that exist to be traced. They are compiled
- * with a patchable entry like any kernel code, kept out of line and
- * distinct, so selftests can filter on them by name and count calls.
+ * trace_fixtures.c: functions that exist to be traced, the only test
+ * code that is (the selftests are built without sites, Makefile's
+ * NOTRACE). They are compiled with a patchable entry like any kernel
+ * code, kept out of line and distinct, so selftests can filter on them
+ * by name and count calls.
  */
 #include "kernel.h"
-#include "trace_targets.h"
-#include "ftrace.h"
+#include "trace_fixtures.h"
+#include "printk.h"
 
 #define TARGET __attribute__((__noinline__, __noclone__))
 
@@ -106,7 +108,7 @@ TARGET long ftrace_test_backtrace(long n, unsigned long *ras, int max)
 		return KEEP_CALL(ftrace_test_backtrace(n - 1, ras, max)) + 1;
 	fp = (unsigned long)__builtin_frame_address(0);
 	for (i = 0; i < max && fp; i++) {
-		ras[i] = ftrace_graph_frame_ret(fp, &next_retp);
+		ras[i] = unwind_frame_ret(fp, &next_retp);
 		fp = ((unsigned long *)fp)[-2];
 	}
 	return 0;

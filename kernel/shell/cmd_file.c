@@ -282,7 +282,6 @@ static int cmd_cd(struct shell_out *out, int argc, char **argv)
 	struct inode *dir;
 	int err;
 
-	(void)out;
 	if (argc > 2) {
 		sh_err("sh: cd: too many arguments\n");
 		return 1;
@@ -303,8 +302,6 @@ static int cmd_pwd(struct shell_out *out, int argc, char **argv)
 {
 	char path[PATH_MAX];
 
-	(void)argc;
-	(void)argv;
 	if (vfs_path(shell_cwd(), path, sizeof(path)) < 0)
 		return 1;
 	sh_printf(out, "%s\n", path);

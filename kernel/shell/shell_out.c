@@ -62,61 +62,56 @@ void sh_puts(struct shell_out *out, const char *s)
 }
 
 /*
- * fmt formatted: into small if it fits, else into a kmalloc'd buffer
- * (a command line's words can be thousands of bytes), which the caller
- * frees; NULL if there is no memory for it.
+ * fmt formatted to out: through small if it fits, else through a
+ * kmalloc'd buffer (a command line's words can be thousands of bytes).
+ * Without memory for that, -ENOMEM; with first_part, the message's
+ * first part still gets out, on a line of its own.
  */
-static char *vformat(char *small, size_t size, int *len, const char *fmt,
-		     va_list ap)
+static int vprint(struct shell_out *out, bool first_part, const char *fmt,
+		  va_list ap)
 {
+	char small[256], *buf = small;
 	va_list again;
-	char *buf = small;
+	int n, err = 0;
 
 	va_copy(again, ap);
-	*len = vsnprintf(small, size, fmt, ap);
-	if (*len >= (int)size) {
-		buf = kmalloc(*len + 1);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small)) {
+		buf = kmalloc(n + 1);
 		if (buf)
-			vsnprintf(buf, *len + 1, fmt, again);
+			vsnprintf(buf, n + 1, fmt, again);
 	}
 	va_end(again);
-	return buf;
+	if (buf) {
+		sh_write(out, buf, n);
+	} else if (first_part) {
+		sh_write(out, small, sizeof(small) - 1);
+		sh_write(out, "\n", 1);
+	}
+	if (!buf)
+		err = -ENOMEM;
+	else if (buf != small)
+		kfree(buf);
+	return err;
 }
 
 void sh_printf(struct shell_out *out, const char *fmt, ...)
 {
-	char small[256], *buf;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	buf = vformat(small, sizeof(small), &n, fmt, ap);
-	va_end(ap);
-	if (!buf) {
+	if (vprint(out, false, fmt, ap))
 		out->error = -ENOMEM;
-		return;
-	}
-	sh_write(out, buf, n);
-	if (buf != small)
-		kfree(buf);
+	va_end(ap);
 }
 
-/* Without memory for a long message, its first part still gets out. */
+/* Standard error is the console, whatever standard output is. */
 void sh_err(const char *fmt, ...)
 {
-	char small[256], *buf;
+	struct shell_out console = { .file = NULL };
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	buf = vformat(small, sizeof(small), &n, fmt, ap);
+	vprint(&console, true, fmt, ap);
 	va_end(ap);
-	if (buf) {
-		console_write(buf, n);
-	} else {
-		console_write(small, sizeof(small) - 1);
-		console_write("\n", 1);
-	}
-	if (buf != small)
-		kfree(buf);
 }

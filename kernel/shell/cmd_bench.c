@@ -1,5 +1,5 @@
 /*
- * bench.c: the `bench` shell command, what `make bench` runs under
+ * cmd_bench.c: the `bench` shell command, what `make bench` runs under
  * `qemu -icount shift=0,sleep=off`, where rdinstret counts executed
  * guest instructions. A per-call cost is the median over 20 batches of 1000
  * calls of bench_target() (interrupts off, so nothing else is counted)
@@ -21,7 +21,7 @@
 #include "init.h"
 #include "kstrtox.h"
 #include "printf.h"
-#include "trace_targets.h"
+#include "trace_fixtures.h"
 #include "ring_buffer.h"
 #include "patch.h"
 #include "stop_machine.h"
@@ -96,7 +96,6 @@ static u64 extra_per_call(u64 base)
 static void stub_callback(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	(void)ip, (void)parent_ip, (void)op, (void)fregs;
 }
 
 /* The trampoline alone: an ops with an empty callback on bench_target. */
@@ -355,7 +354,6 @@ static volatile bool writers_stop;
 
 static void writer_loop(void *arg)
 {
-	(void)arg;
 	while (!writers_stop)
 		bench_target(0);
 }

@@ -1,9 +1,10 @@
 /*
- * trace_targets.h: small traced functions (kernel/trace_targets.c) that
- * the ftrace selftests, `bench` and the livepatch demo call and patch.
+ * trace_fixtures.h: small traced functions (kernel/trace_fixtures.c)
+ * that the ftrace selftests, `bench` and the console tests call, trace
+ * and patch.
  */
-#ifndef _TRACE_TARGETS_H
-#define _TRACE_TARGETS_H
+#ifndef _TRACE_FIXTURES_H
+#define _TRACE_FIXTURES_H
 
 long ftrace_test_target1(long a);
 long ftrace_test_target2(long a);

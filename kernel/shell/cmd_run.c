@@ -1,5 +1,6 @@
 /*
- * cmd_run.c: `run WORKLOAD [ARGS]` starts a workload as a kernel thread
+ * cmd_run.c: `run WORKLOAD [ARGS]` starts a workload (one the demos
+ * registered with WORKLOAD, include/workloads.h) as a kernel thread
  * named after it and waits for it. While it runs it owns the console,
  * so Ctrl-C marks it; it hands the console back before it exits, while
  * the shell still waits, so the UART never marks a freed task.
@@ -20,6 +21,24 @@ struct job {
 	int result;
 	bool interrupted;
 };
+
+extern const struct workload __start_workloads[], __stop_workloads[];
+
+const struct workload *workload_find(const char *name)
+{
+	const struct workload *w;
+
+	for (w = __start_workloads; w < __stop_workloads; w++)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
+}
+
+const struct workload *workload_get(size_t i)
+{
+	return i < (size_t)(__stop_workloads - __start_workloads) ?
+	       &__start_workloads[i] : NULL;
+}
 
 static void job_thread(void *arg)
 {
