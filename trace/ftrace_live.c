@@ -194,11 +194,13 @@ static void fence_i_all_harts(void)
 
 void ftrace_live_step_end(void)
 {
+	u64 gen = text_gen_read();
 	unsigned long i;
 
 	if (!ftrace_patch_live())
 		return;
 	fence_i_all_harts();
+	check_text_fenced(~0UL, gen);
 	for (i = 0; i < nr_step_ips; i++)
 		patch_insn32((void *)step_ips[i],
 			     riscv_insn_read(step_ips[i]));
