@@ -482,7 +482,7 @@ static void rb_test_irq_storm(struct kunit *t)
  * interrupt is the buffer's only reader, so it needs no reader_lock.
  */
 #define PUBLISH_EVENTS	20000
-#define PUBLISH_IRQS	500
+#define PUBLISH_IRQS	50
 
 enum publish_state { PUBLISH_START, PUBLISH_SENDING, PUBLISH_DONE };
 
