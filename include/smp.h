@@ -40,6 +40,7 @@ struct cpu {
 	/* This CPU's part of the trace's ring buffer, for the trampolines */
 	void *trace_buffer;
 	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
+	u64 fenced_text_gen;		/* text_gen at its last fence.i */
 } ____cacheline_aligned;
 
 extern struct cpu cpus[NR_CPUS];

@@ -6,7 +6,8 @@
  * each state entered only when every CPU acknowledged the last. Since a
  * stopper can only run once its CPU leaves any preempt-disabled region,
  * no CPU is inside an ftrace trampoline or callback while fn runs. Every
- * CPU executes fence.i before it resumes, so it fetches the new text.
+ * CPU executes fence.i before it resumes, so it fetches the new text
+ * (and checks it did: patch.h).
  * The caller names any CPU that keeps a state waiting too long.
  */
 #include "kernel.h"
@@ -14,6 +15,7 @@
 #include "sched.h"
 #include "smp.h"
 #include "printk.h"
+#include "patch.h"
 #include "asm/csr.h"
 
 enum multi_stop_state {
@@ -106,6 +108,7 @@ static void multi_cpu_stop(struct multi_stop_data *m)
 	unsigned long flags = local_save_flags();
 	bool active = smp_processor_id() == m->active_cpu;
 	struct stall_watch w = { 0, 0 };
+	u64 gen = 0;
 
 	do {
 		next = __atomic_load_n(&m->state, __ATOMIC_SEQ_CST);
@@ -121,9 +124,12 @@ static void multi_cpu_stop(struct multi_stop_data *m)
 			local_irq_disable();
 		else if (cur == MULTI_STOP_RUN && active)
 			m->ret = m->fn(m->data);
+		else if (cur == MULTI_STOP_EXIT)
+			gen = text_gen_read();	/* past fn's last store */
 		ack_state(m, cur);
 	} while (cur != MULTI_STOP_EXIT);
 	local_flush_icache();
+	check_text_fenced(1UL << smp_processor_id(), gen);
 	local_irq_restore(flags);
 }
 

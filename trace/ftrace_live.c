@@ -47,7 +47,8 @@
  * until the page is written again, fence.i or not. So once every hart
  * has fenced, the step stores each word it wrote once more, unchanged:
  * that drops any such translation, and no new one can see old bytes.
- * Then every hart fences again.
+ * The same bytes are no new instruction, so they need no fence.i (and
+ * the fence.i account of patch.h does not count them).
  *
  * The -pg build keeps stop_machine: most of its sites follow an RVC
  * prologue and are only 2-byte aligned, written as two halfwords
@@ -191,11 +192,13 @@ static void fence_i_all_harts(void)
 
 void ftrace_live_step_end(void)
 {
+	u64 gen = text_gen_read();
 	unsigned long i;
 
 	if (!ftrace_patch_live())
 		return;
 	fence_i_all_harts();
+	check_text_fenced(~0UL, gen);
 	for (i = 0; i < nr_step_ips; i++)
 		patch_insn32((void *)step_ips[i],
 			     riscv_insn_read(step_ips[i]));

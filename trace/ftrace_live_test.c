@@ -8,7 +8,10 @@
  * the old filter or the new one); after an unregister returns, the ops'
  * callback must be neither running nor called again; and between
  * updates, an ops registered alone must be called directly, not
- * through ftrace_ops_list_func (step 3 was done). Every failed
+ * through ftrace_ops_list_func (step 3 was done). z asks for pt_regs
+ * (SAVE_REGS) on a site x traces: until that site is rewritten to
+ * ftrace_regs_caller, a call through ftrace_caller reaches the list
+ * function with none, and z must not be called then. Every failed
  * check is a violation; there must be none, in either patch mode
  * (trace/ftrace_live.c). The test runs in the mode of the moment
  * (ftrace_patch= at boot, /proc/sys/kernel/ftrace_patch_mode): in live
@@ -51,7 +54,7 @@ struct order_ops {
 
 struct order_test {
 	struct order_ops x, y, z;
-	unsigned long wrong_ip, wrong_op, after_unregister, via_list;
+	unsigned long wrong_ip, wrong_op, after_unregister, via_list, no_regs;
 	unsigned long updates, calls_during_updates;
 	bool updating;
 	struct order_ops *alone;	/* between updates: the only ops */
@@ -134,6 +137,8 @@ static void y_callback(unsigned long ip, unsigned long parent_ip,
 static void z_callback(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	if (!ftrace_get_regs(fregs))
+		count(&ot.no_regs);
 	check_callback(&ot.z, ip, op, SLOW_CALLBACK_SPIN);
 }
 
@@ -234,7 +239,7 @@ static int one_cycle(void)
 	int ret = start(&ot.y);		/* x's callback -> list */
 
 	ret = ret ?: refilter(&ot.x, T1 | T3);	/* the list stays */
-	ret = ret ?: start(&ot.z);	/* the list stays */
+	ret = ret ?: start(&ot.z);	/* the list stays, T3 gets regs */
 	ret = ret ?: stop(&ot.z);	/* the list stays */
 	ret = ret ?: stop(&ot.y);	/* list -> x's callback */
 	ret = ret ?: refilter(&ot.x, T1);	/* x's, list, x's again */
@@ -280,9 +285,10 @@ static void stop_callers(void)
 }
 
 static int init_ops(struct order_ops *o, ftrace_func_t func,
-		    const char *name, unsigned int set)
+		    const char *name, unsigned int set, unsigned long flags)
 {
-	o->ops = (struct ftrace_ops){ .func = func, .name = name };
+	o->ops = (struct ftrace_ops){ .func = func, .name = name,
+				      .flags = flags };
 	o->filter = set;
 	return set_filter(o, set);
 }
@@ -305,13 +311,15 @@ static void print_counts(u64 ns)
 {
 	console_printf("    # %s: %lu updates in %llu ms, %lu callbacks (%lu "
 		       "during updates), %lu violations: ip %lu, ops %lu, "
-		       "after unregister %lu, list function alone %lu\n",
+		       "after unregister %lu, list function alone %lu, "
+		       "no regs %lu\n",
 		       ftrace_patch_mode_name(), ot.updates,
 		       ns / (NSEC_PER_SEC / 1000),
 		       ot.x.calls + ot.y.calls + ot.z.calls,
 		       ot.calls_during_updates, ot.wrong_ip + ot.wrong_op +
-		       ot.after_unregister + ot.via_list, ot.wrong_ip,
-		       ot.wrong_op, ot.after_unregister, ot.via_list);
+		       ot.after_unregister + ot.via_list + ot.no_regs,
+		       ot.wrong_ip, ot.wrong_op, ot.after_unregister,
+		       ot.via_list, ot.no_regs);
 }
 
 static void run_switcher(struct kunit *t)
@@ -339,9 +347,10 @@ static void modify_all_code_order(struct kunit *t)
 			      "ftrace/patch_storm covers stop_machine");
 	memset(&ot, 0, sizeof(ot));
 	find_sites();
-	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1), 0);
-	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2), 0);
-	KUNIT_EXPECT_EQ(t, init_ops(&ot.z, z_callback, "live_z", T3), 0);
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.x, x_callback, "live_x", T1, 0), 0);
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.y, y_callback, "live_y", T2, 0), 0);
+	KUNIT_EXPECT_EQ(t, init_ops(&ot.z, z_callback, "live_z", T3,
+				    FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED), 0);
 	start_callers();
 	start = ktime_get_ns();
 	run_switcher(t);
@@ -356,6 +365,8 @@ static void modify_all_code_order(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ot.wrong_op, 0);
 	KUNIT_EXPECT_EQ(t, ot.after_unregister, 0);
 	KUNIT_EXPECT_EQ(t, ot.via_list, 0);
+	if (ot.z.ops.flags & FTRACE_OPS_FL_SAVE_REGS)
+		KUNIT_EXPECT_EQ(t, ot.no_regs, 0);
 	KUNIT_EXPECT_TRUE(t, ot.x.calls > 0 && ot.y.calls > 0 &&
 			     ot.z.calls > 0);
 	/* The point of live mode: the others trace on through updates. */

@@ -139,6 +139,36 @@ static void rb_test_overwrite_counts(struct kunit *t)
 	ring_buffer_free(b);
 }
 
+/*
+ * The events an overrun lost are reported once, with the first event
+ * read after it (what trace_pipe prints as "LOST n EVENTS"), and not
+ * again: the reader's count catches up with the writer's.
+ */
+static void rb_test_lost_events_once(struct kunit *t)
+{
+	struct trace_buffer *b = test_buffer(2);
+	unsigned long kept = 1000 % PER_PAGE + PER_PAGE, lost, total = 0;
+	u32 reads = 0;
+	u64 ts;
+	int cpu;
+
+	if (!b)
+		KUNIT_SKIP(t, "no memory");
+	cpu = write_many(b, 1000);
+	KUNIT_EXPECT_TRUE(t, ring_buffer_consume(b, cpu, &ts, &lost) != NULL);
+	KUNIT_EXPECT_EQ(t, lost, 1000 - kept);
+	while (ring_buffer_consume(b, cpu, &ts, &lost)) {
+		total += lost;
+		reads++;
+	}
+	KUNIT_EXPECT_EQ(t, reads, kept - 1);
+	KUNIT_EXPECT_EQ(t, total, 0);
+	write_many(b, 1);
+	KUNIT_EXPECT_TRUE(t, ring_buffer_consume(b, cpu, &ts, &lost) != NULL);
+	KUNIT_EXPECT_EQ(t, lost, 0);
+	ring_buffer_free(b);
+}
+
 static void rb_test_no_overwrite_drops(struct kunit *t)
 {
 	struct trace_buffer *b = test_buffer(2);
@@ -173,6 +203,43 @@ static void rb_test_time_extend(struct kunit *t)
 		KUNIT_EXPECT_EQ(t, ts, expect);
 	}
 	KUNIT_EXPECT_EQ(t, i, 10);
+	ring_buffer_free(b);
+}
+
+#define CLOCK_EVENTS	300
+
+/*
+ * With the default clock (trace_clock_local, the time CSR) the writers
+ * take their fast path: each event's time must lie between the time CSR
+ * read before its write and after it. Preemption is off, so no other
+ * writer comes between on this CPU.
+ */
+static void rb_test_default_clock_times(struct kunit *t)
+{
+	struct trace_buffer *b = ring_buffer_alloc(4 * BUF_PAGE_SIZE,
+						   nr_cpus);
+	static u64 before[CLOCK_EVENTS], after[CLOCK_EVENTS];
+	struct ring_buffer_event *e;
+	u32 i, data[3], wrong = 0;
+	u64 ts;
+	int cpu;
+
+	if (!b)
+		KUNIT_SKIP(t, "no memory");
+	preempt_disable();
+	cpu = smp_processor_id();
+	for (i = 0; i < CLOCK_EVENTS; i++) {
+		data[0] = i, data[1] = ~i, data[2] = 0;
+		before[i] = rdtime();
+		ring_buffer_write(b, sizeof(data), data);
+		after[i] = rdtime();
+	}
+	preempt_enable();
+	for (i = 0; (e = ring_buffer_consume(b, cpu, &ts, NULL)); i++)
+		if (i >= CLOCK_EVENTS || ts < before[i] || ts > after[i])
+			wrong++;
+	KUNIT_EXPECT_EQ(t, i, CLOCK_EVENTS);
+	KUNIT_EXPECT_EQ(t, wrong, 0);
 	ring_buffer_free(b);
 }
 
@@ -402,6 +469,105 @@ static void rb_test_irq_storm(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ring_buffer_overrun_cpu(s.b, s.cpu), 0);
 	expect_balance(t, s.b, s.cpu, STORM_EVENTS + s.irq_events);
 	ring_buffer_free(s.b);
+}
+
+/*
+ * A reader in an interrupt on the writing CPU: the events it consumes
+ * must be whole, their data in before the commit made them readable.
+ * The task writes with ring_buffer_write (the default clock: its fast
+ * path) while CPU 0 keeps interrupting it, from before the first write
+ * to after the last, and writes on until PUBLISH_IRQS interrupts came
+ * (a loaded host may hold CPU 0 back). An interrupt that arrives while
+ * the writer has them masked is taken as it unmasks them. The
+ * interrupt is the buffer's only reader, so it needs no reader_lock.
+ */
+#define PUBLISH_EVENTS	20000
+#define PUBLISH_IRQS	50
+
+enum publish_state { PUBLISH_START, PUBLISH_SENDING, PUBLISH_DONE };
+
+struct publish {
+	struct trace_buffer *b;
+	int cpu;
+	volatile enum publish_state state;
+	volatile u32 irqs;
+	u32 written, last, reads, torn;
+};
+
+static void publish_read(struct publish *p)
+{
+	struct ring_buffer_event *e;
+	u32 *d;
+	u64 ts;
+
+	while ((e = ring_buffer_consume(p->b, p->cpu, &ts, NULL))) {
+		d = ring_buffer_event_data(e);
+		if (d[0] <= p->last || d[1] != ~d[0])
+			p->torn++;
+		p->last = d[0];
+		p->reads++;
+	}
+}
+
+static void publish_irq_read(void *arg)
+{
+	struct publish *p = arg;
+
+	p->irqs++;
+	publish_read(p);
+}
+
+static void publish_writer(void *arg)
+{
+	struct publish *p = arg;
+	u32 i, data[3];
+
+	while (p->state != PUBLISH_SENDING)
+		yield();
+	preempt_disable();
+	for (i = 1; i <= PUBLISH_EVENTS || p->irqs < PUBLISH_IRQS; i++) {
+		data[0] = i, data[1] = ~i, data[2] = 0;
+		ring_buffer_write(p->b, sizeof(data), data);
+	}
+	preempt_enable();
+	p->written = i - 1;
+	p->state = PUBLISH_DONE;
+}
+
+static void publish_sender(void *arg)
+{
+	struct publish *p = arg;
+
+	p->state = PUBLISH_SENDING;
+	while (p->state == PUBLISH_SENDING)
+		smp_call_function_single(p->cpu, publish_irq_read, p);
+}
+
+static void rb_test_irq_reads_whole_events(struct kunit *t)
+{
+	struct publish p = { .cpu = 1, .state = PUBLISH_START };
+	struct task *w, *snd;
+
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	p.b = ring_buffer_alloc(64 * BUF_PAGE_SIZE, nr_cpus);
+	if (!p.b)
+		KUNIT_SKIP(t, "no memory");
+	w = kthread_create_on_cpu(publish_writer, &p, "rb_writer", p.cpu);
+	snd = kthread_create_on_cpu(publish_sender, &p, "rb_irq", 0);
+	if (!w || !snd)
+		KUNIT_SKIP(t, "no threads");
+	kthread_start(snd);
+	kthread_start(w);
+	kthread_wait(w);
+	kthread_wait(snd);
+	console_printf("    # %u events, %u read in %u interrupts\n",
+		       p.written, p.reads, p.irqs);
+	publish_read(&p);
+	KUNIT_EXPECT_EQ(t, p.torn, 0);
+	KUNIT_EXPECT_EQ(t, p.reads + ring_buffer_overrun_cpu(p.b, p.cpu),
+			p.written);
+	ring_buffer_free(p.b);
 }
 
 /* ---- resizing while readers come and go ------------------------------- */
@@ -774,12 +940,15 @@ static void rb_test_tracefs_resize_busy(struct kunit *t)
 SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_order_and_time),
 	       KUNIT_CASE(rb_test_overwrite_counts),
+	       KUNIT_CASE(rb_test_lost_events_once),
 	       KUNIT_CASE(rb_test_no_overwrite_drops),
 	       KUNIT_CASE(rb_test_time_extend),
+	       KUNIT_CASE(rb_test_default_clock_times),
 	       KUNIT_CASE(rb_test_iterator),
 	       KUNIT_CASE(rb_test_resize),
 	       KUNIT_CASE(rb_test_written_balance),
 	       KUNIT_CASE(rb_test_irq_inside_reserve),
 	       KUNIT_CASE(rb_test_irq_storm),
+	       KUNIT_CASE(rb_test_irq_reads_whole_events),
 	       KUNIT_CASE(rb_test_resize_vs_readers),
 	       KUNIT_CASE(rb_test_tracefs_resize_busy));

@@ -14,17 +14,24 @@
  * made it alone: another CPU maps the page again before it writes (an
  * old translation of the slot may linger in its TLB), and patch_unmap
  * flushes every CPU that mapped, not only its own.
+ *
+ * Each store that changes text is counted, and each fence.i notes the
+ * count it covers (patch.h): flush_icache_all, stop_machine and a live
+ * step check that every CPU that runs on has fenced past the last store.
  */
 #include "kernel.h"
 #include "string.h"
 #include "mm.h"
 #include "smp.h"
+#include "printk.h"
 #include "patch.h"
 #include "stop_machine.h"
 #include "asm/csr.h"
 #include "asm/sbi.h"
 
 DEFINE_MUTEX(text_mutex);
+u64 text_gen;
+unsigned long text_unfenced;
 
 /* Each slot's page, with the CPU that mapped it in the low bits. */
 static unsigned long mapped_page[2] = { ~0UL, ~0UL };
@@ -50,18 +57,29 @@ static inline void *poke_addr(int slot, unsigned long addr)
 	return fixmap_map_addr(FIX_TEXT_POKE0 + slot) + (addr - page);
 }
 
+/* After the store: a CPU that reads the new count fetches it anew. */
+static void text_changed(void)
+{
+	__atomic_store_n(&text_gen, text_gen + 1, __ATOMIC_RELEASE);
+}
+
 /*
  * The store that changes a site or a trampoline slot: one aligned
  * 4-byte word, so a hart fetches the old or the new instruction, never
- * half of each.
+ * half of each. Storing the word already there (a live step does, for
+ * QEMU) changes no instruction, and needs no fence.i.
  */
 int patch_insn32(void *addr, u32 insn)
 {
 	unsigned long a = (unsigned long)addr;
+	bool change;
 
 	if (!kernel_text_addr(a) || (a & 3))
 		return -EINVAL;
+	change = READ_ONCE(*(u32 *)a) != insn;
 	WRITE_ONCE(*(u32 *)poke_addr(0, a), insn);
+	if (change)
+		text_changed();
 	return 0;
 }
 
@@ -96,16 +114,51 @@ int patch_insn_write(void *addr, const void *insns, size_t len)
 	if (first < len)
 		memcpy(poke_addr(1, a + first), (const u8 *)insns + first,
 		       len - first);
+	text_changed();
 	return 0;
+}
+
+/* sbi_remote_fence_i made these harts execute fence.i at gen. */
+void icache_fenced_harts(unsigned long hart_mask, u64 gen)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if ((hart_mask >> cpus[cpu].hartid) & 1)
+			WRITE_ONCE(cpus[cpu].fenced_text_gen,
+				   max(READ_ONCE(cpus[cpu].fenced_text_gen),
+				       gen));
+}
+
+/* The online CPUs in cpumask must have fenced at gen or later. */
+void check_text_fenced(unsigned long cpumask, u64 gen)
+{
+	u64 fenced;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		fenced = READ_ONCE(cpus[cpu].fenced_text_gen);
+		if (!((cpumask >> cpu) & 1) || fenced >= gen)
+			continue;
+		__atomic_fetch_add(&text_unfenced, 1, __ATOMIC_RELAXED);
+		pr_err("patch: CPU %d runs on without fence.i: fenced at "
+		       "text change %llu, the text is at %llu\n", cpu,
+		       fenced, gen);
+	}
 }
 
 /*
  * Make every hart fetch what was written: fence.i here, and SBI's remote
- * fence.i elsewhere (stop_machine does its own on every hart instead).
+ * fence.i elsewhere (stop_machine does its own on every hart instead,
+ * and this CPU runs on inside it).
  */
 void flush_icache_all(void)
 {
+	u64 gen = text_gen_read();
+	bool others = !stop_machine_running();
+
 	local_flush_icache();
-	if (nr_cpus > 1 && !stop_machine_running())
+	if (nr_cpus > 1 && others)
 		sbi_remote_fence_i(online_hart_mask(), 0);
+	check_text_fenced(others ? ~0UL : 1UL << smp_processor_id(), gen);
 }

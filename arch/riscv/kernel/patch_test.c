@@ -4,7 +4,9 @@
  * another (a stop_machine round runs on whichever CPU called it, and
  * its caller may then move): once it ends no CPU may still reach the
  * text through the alias, and a CPU that used the alias before it moved
- * to another page must not write through its old translation.
+ * to another page must not write through its old translation. And once
+ * a patch is over every CPU has executed fence.i since its last store,
+ * as the fence.i account (patch.h) records it.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -12,6 +14,7 @@
 #include "smp.h"
 #include "mm.h"
 #include "patch.h"
+#include "stop_machine.h"
 #include "asm/csr.h"
 #include "asm/insn.h"
 
@@ -156,6 +159,89 @@ static void moved_batch_writes_right_page(struct kunit *t)
 	mutex_unlock(&text_mutex);
 }
 
+/* Every online CPU has fenced since the last store of text. */
+static void expect_all_fenced(struct kunit *t, unsigned long unfenced)
+{
+	u64 gen = text_gen_read();
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_TRUE(t, cpus[cpu].fenced_text_gen >= gen);
+	KUNIT_EXPECT_EQ(t, READ_ONCE(text_unfenced), unfenced);
+}
+
+/* What Linux's patch_text_nosync does: write, then fence every CPU. */
+static int write_and_flush(void *addr, u32 insn)
+{
+	int ret = patch_insn_write(addr, &insn, sizeof(insn));
+
+	patch_unmap();
+	flush_icache_all();
+	return ret;
+}
+
+/* The pad's first word, changed and put back, each then flushed. */
+static void patch_text_fences_every_cpu(struct kunit *t)
+{
+	u32 *p = pad_start(), old, new;
+	unsigned long unfenced = READ_ONCE(text_unfenced);
+	u64 gen = text_gen_read();
+
+	KUNIT_EXPECT_TRUE(t, p != NULL);
+	if (!p)
+		return;
+	old = *p;
+	new = old + (1 << 20);
+	mutex_lock(&text_mutex);
+	KUNIT_EXPECT_EQ(t, write_and_flush(p, new), 0);
+	KUNIT_EXPECT_TRUE(t, text_gen_read() > gen);
+	expect_all_fenced(t, unfenced);
+	KUNIT_EXPECT_EQ(t, write_and_flush(p, old), 0);
+	expect_all_fenced(t, unfenced);
+	mutex_unlock(&text_mutex);
+	KUNIT_EXPECT_EQ(t, *p, old);
+}
+
+static int write_pad_stopped(void *arg)
+{
+	write_pad(arg);
+	patch_unmap();
+	return 0;
+}
+
+static void nothing(void *arg)
+{
+}
+
+/*
+ * A stop_machine round that writes text: each CPU fences on its way
+ * out, before it turns interrupts back on, so once every CPU has taken
+ * an interrupt after the round, each must have.
+ */
+static void stop_machine_fences_every_cpu(struct kunit *t)
+{
+	u32 *p = pad_start();
+	unsigned long unfenced = READ_ONCE(text_unfenced);
+	struct pad_write pw;
+
+	KUNIT_EXPECT_TRUE(t, p != NULL);
+	if (!p)
+		return;
+	pw = (struct pad_write){ p, *p + (1 << 20) };
+	mutex_lock(&text_mutex);
+	stop_machine(write_pad_stopped, &pw);
+	on_each_cpu(nothing, NULL);
+	expect_all_fenced(t, unfenced);
+	pw.insn -= 1 << 20;
+	stop_machine(write_pad_stopped, &pw);
+	on_each_cpu(nothing, NULL);
+	expect_all_fenced(t, unfenced);
+	mutex_unlock(&text_mutex);
+	KUNIT_EXPECT_EQ(t, *p, pw.insn);
+}
+
 SELFTEST_SUITE(patch,
 	KUNIT_CASE(alias_unmapped_on_every_cpu),
-	KUNIT_CASE(moved_batch_writes_right_page));
+	KUNIT_CASE(moved_batch_writes_right_page),
+	KUNIT_CASE(patch_text_fences_every_cpu),
+	KUNIT_CASE(stop_machine_fences_every_cpu));

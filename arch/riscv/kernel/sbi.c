@@ -2,6 +2,7 @@
  * sbi.c: the supervisor binary interface, an `ecall` into OpenSBI.
  */
 #include "kernel.h"
+#include "patch.h"
 #include "asm/sbi.h"
 
 struct sbiret sbi_ecall(long ext, long fid, unsigned long a0,
@@ -34,9 +35,13 @@ void sbi_send_ipi(unsigned long hart_mask, unsigned long hart_base)
 	sbi_ecall(SBI_EXT_IPI, 0, hart_mask, hart_base, 0, 0);
 }
 
+/* Returns once every hart in the mask has executed fence.i. */
 void sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_base)
 {
-	sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_base, 0, 0);
+	u64 gen = text_gen_read();
+
+	if (!sbi_ecall(SBI_EXT_RFENCE, 0, hart_mask, hart_base, 0, 0).error)
+		icache_fenced_harts(hart_mask << hart_base, gen);
 }
 
 void sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_base,

@@ -107,11 +107,6 @@ static inline void wfi(void)
 	__asm__ __volatile__("wfi" ::: "memory");
 }
 
-static inline void local_flush_icache(void)
-{
-	__asm__ __volatile__("fence.i" ::: "memory");
-}
-
 static inline void local_flush_tlb_all(void)
 {
 	__asm__ __volatile__("sfence.vma" ::: "memory");
