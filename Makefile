@@ -116,6 +116,11 @@ private_inc = $(if $(filter trace/%,$(1)),-Itrace)
 #    so it goes on naming the caller's record and unwinders skip them.
 CFLAGS_trace/trace_functions.o := -fomit-frame-pointer -ffixed-s0
 CFLAGS_trace/trace_functions_graph.o := -fomit-frame-pointer -ffixed-s0
+#  trace/ring_buffer_write.c: the same for the writers, called on every
+#    event; and ring_buffer_write's copy loop stays a loop, which GCC
+#    would otherwise turn into a call to memcpy.
+CFLAGS_trace/ring_buffer_write.o := -fomit-frame-pointer -ffixed-s0 \
+	-fno-tree-loop-distribute-patterns
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to
 # each traced object (its __mcount_loc section), and checks the linked

@@ -388,13 +388,6 @@ static __always_inline void rb_write_end(struct ring_buffer_per_cpu *cpu_buffer,
 	local_irq_restore(flags);
 }
 
-/*
- * The writers below need no frame of their own, and ring_buffer_write's
- * copy loop must stay a loop: GCC would make a call to memcpy of it.
- */
-#define RB_WRITER __attribute__((optimize("omit-frame-pointer", \
-					  "no-tree-loop-distribute-patterns")))
-
 static noinline int rb_write_slow(struct trace_buffer *buffer,
 				  unsigned long length, const void *data)
 {
@@ -414,7 +407,6 @@ static noinline int rb_write_slow(struct trace_buffer *buffer,
  * the call and the loop of `bench` included:
  * bench: rb_write_insns_per_event 82
  */
-RB_WRITER
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length,
 		      const void *data)
 {
@@ -454,7 +446,6 @@ static noinline int rb_write5_slow(struct trace_buffer *buffer, u32 w0,
  * the call and the loop of `bench` included:
  * bench: rb_write3_insns_per_event 58.14
  */
-RB_WRITER
 int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
 {
 	struct ring_buffer_per_cpu *cpu_buffer;
@@ -471,7 +462,6 @@ int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
 	return 0;
 }
 
-RB_WRITER
 int ring_buffer_write5(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2,
 		       u32 w3, u32 w4)
 {

@@ -97,15 +97,7 @@ ftrace_caller_full:
 	PREEMPT_DISABLE
 	addi	a0, t0, -MCOUNT_INSN_SIZE	/* ip: the site */
 	mv	a1, ra				/* parent_ip */
-	la	a2, function_trace_op
-	ld	a2, 0(a2)
-	li	a3, 0				/* no pt_regs */
-	.globl ftrace_call
-ftrace_call:
-	jal	ra, ftrace_stub
-	.globl ftrace_graph_call
-ftrace_graph_call:
-	nop
+	FTRACE_CALL_SLOTS
 	PREEMPT_ENABLE
 	RESTORE_ARGS FTRACE_FRAME_ARGS
 	ld	ra, FTRACE_FRAME_RA(sp)

@@ -66,15 +66,7 @@ ftrace_caller:
 	PREEMPT_DISABLE
 	mv	a1, a0				/* parent_ip */
 	addi	a0, ra, -MCOUNT_INSN_SIZE	/* ip: the site */
-	la	a2, function_trace_op
-	ld	a2, 0(a2)
-	li	a3, 0				/* no pt_regs */
-	.globl ftrace_call
-ftrace_call:
-	jal	ra, ftrace_stub
-	.globl ftrace_graph_call
-ftrace_graph_call:
-	nop
+	FTRACE_CALL_SLOTS
 	PREEMPT_ENABLE
 	ld	ra, FRAME_RECORD_RA(sp)
 	ld	s0, FRAME_RECORD_FP(sp)

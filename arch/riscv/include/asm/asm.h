@@ -114,6 +114,24 @@
 1:
 	.endm
 
+/*
+ * The two slots of ftrace_caller that the patcher rewrites, with a0
+ * (ip) and a1 (parent_ip) set: ftrace_call, a jal to the callback (a2,
+ * function_trace_op; a3, no pt_regs), and ftrace_graph_call, a nop or
+ * a jal to ftrace_graph_caller. One family per build mode defines them.
+ */
+	.macro FTRACE_CALL_SLOTS
+	la	a2, function_trace_op
+	ld	a2, 0(a2)
+	li	a3, 0
+	.globl ftrace_call
+ftrace_call:
+	jal	ra, ftrace_stub
+	.globl ftrace_graph_call
+ftrace_graph_call:
+	nop
+	.endm
+
 #endif /* __ASSEMBLY__ */
 
 #endif
