@@ -30,8 +30,8 @@
  * the same build disabled:
  *   bench: stub_insns_per_call 57
  *   bench: mcount_stub_insns_per_call 33
- *   bench: function_insns_per_call 69.61
- *   bench: mcount_function_insns_per_call 107.27
+ *   bench: function_insns_per_call 69.48
+ *   bench: mcount_function_insns_per_call 107.14
  * -pg costs more when off, and when on than the fast path does.
  *
  * Entry: ra = the site + 4 (back into the traced function), a0 = the
