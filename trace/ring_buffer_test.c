@@ -446,25 +446,37 @@ static void check_storm(struct kunit *t, struct storm *s)
 	KUNIT_EXPECT_TRUE(t, s->irq_events > 0);
 }
 
+/*
+ * writer runs on CPU 1 while sender, on CPU 0, keeps interrupting it;
+ * the sender starts first. False if the threads could not be made.
+ */
+static bool run_beside_sender(void (*writer)(void *), void (*sender)(void *),
+			      void *arg)
+{
+	struct task *w = kthread_create_on_cpu(writer, arg, "rb_writer", 1);
+	struct task *snd = kthread_create_on_cpu(sender, arg, "rb_irq", 0);
+
+	if (!w || !snd)
+		return false;
+	kthread_start(snd);
+	kthread_start(w);
+	kthread_wait(w);
+	kthread_wait(snd);
+	return true;
+}
+
 /* A task writes on CPU 1 while CPU 0 keeps interrupting it to write. */
 static void rb_test_irq_storm(struct kunit *t)
 {
 	struct storm s = { test_buffer(512), -1, false, 0 };
-	struct task *w, *snd;
 
 	if (nr_cpus < 2)
 		KUNIT_SKIP(t, "needs 2 CPUs");
 	if (!s.b)
 		KUNIT_SKIP(t, "no memory");
 	ring_buffer_set_clock(s.b, rdtime);
-	w = kthread_create_on_cpu(storm_writer, &s, "rb_writer", 1);
-	snd = kthread_create_on_cpu(storm_sender, &s, "rb_irq", 0);
-	if (!w || !snd)
+	if (!run_beside_sender(storm_writer, storm_sender, &s))
 		KUNIT_SKIP(t, "no threads");
-	kthread_start(snd);
-	kthread_start(w);
-	kthread_wait(w);
-	kthread_wait(snd);
 	check_storm(t, &s);
 	KUNIT_EXPECT_EQ(t, ring_buffer_overrun_cpu(s.b, s.cpu), 0);
 	expect_balance(t, s.b, s.cpu, STORM_EVENTS + s.irq_events);
@@ -546,21 +558,14 @@ static void publish_sender(void *arg)
 static void rb_test_irq_reads_whole_events(struct kunit *t)
 {
 	struct publish p = { .cpu = 1, .state = PUBLISH_START };
-	struct task *w, *snd;
 
 	if (nr_cpus < 2)
 		KUNIT_SKIP(t, "needs 2 CPUs");
 	p.b = ring_buffer_alloc(64 * BUF_PAGE_SIZE, nr_cpus);
 	if (!p.b)
 		KUNIT_SKIP(t, "no memory");
-	w = kthread_create_on_cpu(publish_writer, &p, "rb_writer", p.cpu);
-	snd = kthread_create_on_cpu(publish_sender, &p, "rb_irq", 0);
-	if (!w || !snd)
+	if (!run_beside_sender(publish_writer, publish_sender, &p))
 		KUNIT_SKIP(t, "no threads");
-	kthread_start(snd);
-	kthread_start(w);
-	kthread_wait(w);
-	kthread_wait(snd);
 	console_printf("    # %u events, %u read in %u interrupts\n",
 		       p.written, p.reads, p.irqs);
 	publish_read(&p);

@@ -168,8 +168,13 @@ static unsigned long fib_site(void)
 	return ftrace_location((unsigned long)ftrace_test_fib);
 }
 
-/* set_graph_function: the fib tree and nothing else, all of it. */
-static void graph_test_fib_177(struct kunit *t)
+/*
+ * fib(10)'s whole tree and nothing else: 177 calls, 9 deep, balanced,
+ * each duration inside its caller's. graph_function: through
+ * set_graph_function (the C callbacks), else set_ftrace_filter alone
+ * (each entry and return through the trampolines' fast paths).
+ */
+static void expect_fib_tree(struct kunit *t, bool graph_function)
 {
 	unsigned long fib_ip = fib_site();
 	struct graph_log *log;
@@ -180,8 +185,12 @@ static void graph_test_fib_177(struct kunit *t)
 	log = alloc_log(t);
 	if (!log)
 		return;
-	KUNIT_EXPECT_EQ(t, set_hash("ftrace_test_fib", true, false), 0);
-	KUNIT_EXPECT_EQ(t, start_graph(NULL), 0);
+	if (graph_function) {
+		KUNIT_EXPECT_EQ(t, set_hash("ftrace_test_fib", true, false), 0);
+		KUNIT_EXPECT_EQ(t, start_graph(NULL), 0);
+	} else {
+		KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
+	}
 	read_events(log, run_here(ftrace_test_fib, 10));
 	stop_graph();
 	c = check_nesting(log);
@@ -191,36 +200,18 @@ static void graph_test_fib_177(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, c.balanced);
 	KUNIT_EXPECT_EQ(t, c.max_depth, 9);
 	KUNIT_EXPECT_TRUE(t, c.durations_nest);
-	KUNIT_EXPECT_EQ(t, fgraph_unbalanced_returns(), 0);
 	kfree(log);
 }
 
-/*
- * The same tree with only set_ftrace_filter: each entry and return
- * through the trampolines' fast paths.
- */
+static void graph_test_fib_177(struct kunit *t)
+{
+	expect_fib_tree(t, true);
+	KUNIT_EXPECT_EQ(t, fgraph_unbalanced_returns(), 0);
+}
+
 static void graph_test_fib_177_fast(struct kunit *t)
 {
-	unsigned long fib_ip = fib_site();
-	struct graph_log *log;
-	struct nest_check c;
-
-	if (!ftrace_nr_records())
-		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
-	log = alloc_log(t);
-	if (!log)
-		return;
-	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_fib"), 0);
-	read_events(log, run_here(ftrace_test_fib, 10));
-	stop_graph();
-	c = check_nesting(log);
-	KUNIT_EXPECT_EQ(t, log->n, 2 * 177);
-	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_ENT, fib_ip), 177);
-	KUNIT_EXPECT_EQ(t, count(log, TRACE_GRAPH_RET, fib_ip), 177);
-	KUNIT_EXPECT_TRUE(t, c.balanced);
-	KUNIT_EXPECT_EQ(t, c.max_depth, 9);
-	KUNIT_EXPECT_TRUE(t, c.durations_nest);
-	kfree(log);
+	expect_fib_tree(t, false);
 }
 
 /*
