@@ -3,7 +3,7 @@
  * (trace/trace_clock.c), in the order tracefs's trace_clock file lists
  * them. A writer reads one through trace_clock_read() with the id
  * chosen when tracing starts: each is a few instructions inline, and
- * the trampolines' fast paths (arch/riscv/kernel/mcount-dyn.S) read
+ * the trampolines' fast paths (arch/riscv/kernel/ftrace_fast.S) read
  * them the same way.
  */
 #ifndef _TRACE_CLOCK_H

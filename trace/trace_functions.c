@@ -133,7 +133,7 @@ static ftrace_func_t select_trace_function(u32 flags)
 }
 
 #ifdef HAVE_FTRACE_FAST_PATH
-/* mcount-dyn.S: the event written with the clock of each name. */
+/* ftrace_fast.S: the event written with the clock of each name. */
 static void *const function_fast_paths[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_LOCAL] = ftrace_function_fast_local,
 	[TRACE_CLOCK_GLOBAL] = ftrace_function_fast_global,

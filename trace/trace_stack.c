@@ -51,7 +51,7 @@ _Static_assert(offsetof(struct task, stack) == TASK_STACK &&
 static unsigned long stack_dump_trace[STACK_TRACE_ENTRIES];
 static unsigned int stack_trace_index[STACK_TRACE_ENTRIES];
 static unsigned int stack_trace_nr_entries;
-/* Read by the trampoline's fast path too (mcount-dyn.S). */
+/* Read by the trampoline's fast path too (arch/riscv/kernel/ftrace_fast.S). */
 unsigned long stack_trace_max_size;
 static DEFINE_SPINLOCK(stack_trace_max_lock);
 

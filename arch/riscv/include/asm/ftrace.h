@@ -1,7 +1,8 @@
 /*
- * asm/ftrace.h: the arch half of dynamic ftrace (seed 004's
- * HAVE_DYNAMIC_FTRACE list): MCOUNT_ADDR, ftrace_call_adjust(),
- * struct dyn_arch_ftrace, and what a call site looks like.
+ * asm/ftrace.h: the arch half of dynamic ftrace (what Linux's
+ * Documentation/trace/ftrace-design.rst asks of HAVE_DYNAMIC_FTRACE):
+ * MCOUNT_ADDR, ftrace_call_adjust(), struct dyn_arch_ftrace, and what a
+ * call site looks like.
  *
  * FTRACE=patchable (the default): a site is the first 4 bytes of every
  * traceable function, so a record's ip is the function's address:
@@ -41,6 +42,7 @@
 #define _ASM_FTRACE_H
 
 #include "asm/ptrace.h"
+#include "asm/asm.h"
 
 #define MCOUNT_INSN_SIZE	4
 #ifdef FTRACE_MODE_mcount
@@ -187,12 +189,13 @@ static inline unsigned long ftrace_traced_caller_fp(unsigned long entry_sp)
 #else
 static inline unsigned long ftrace_traced_entry_sp(unsigned long record_fp)
 {
-	return record_fp - 16 + FTRACE_FRAME_SIZE;
+	return record_fp - FRAME_RECORD_SIZE + FTRACE_FRAME_SIZE;
 }
 
 static inline unsigned long ftrace_traced_caller_fp(unsigned long entry_sp)
 {
-	return *(unsigned long *)(entry_sp - FTRACE_FRAME_SIZE + 16);
+	return *(unsigned long *)(entry_sp - FTRACE_FRAME_SIZE +
+				  FRAME_RECORD_SIZE);
 }
 #endif
 
