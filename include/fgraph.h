@@ -1,7 +1,7 @@
 /*
  * fgraph.h: the function graph core (trace/fgraph.c): a per-task stack
  * of hooked return addresses so both entry and return of a function
- * are seen (seeds 003 and 004).
+ * are seen (Linux's kernel/trace/fgraph.c).
  */
 #ifndef _FGRAPH_H
 #define _FGRAPH_H

@@ -3,7 +3,7 @@
  * trace/ftrace_hash.c), with Linux's names: struct ftrace_ops and its
  * flags, register/unregister, filter and notrace hashes, the per-site
  * records (struct dyn_ftrace), the recursion guard, and the arch hooks
- * of seed 004 (arch/riscv/kernel/ftrace.c).
+ * of ftrace-design.rst (arch/riscv/kernel/ftrace.c).
  */
 #ifndef _FTRACE_H
 #define _FTRACE_H

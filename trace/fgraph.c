@@ -1,11 +1,12 @@
 /*
- * fgraph.c: the function graph core (seeds 003 and 004). At a traced
+ * fgraph.c: the function graph core (Linux's kernel/trace/fgraph.c and
+ * Documentation/trace/ftrace-design.rst). At a traced
  * function's entry, ftrace_graph_caller calls prepare_ftrace_return,
  * which pushes the real return address on the current task's ret_stack
  * and puts return_to_handler in its place; when the function returns
  * there, ftrace_return_to_handler pops it, reports the return, and hands
- * the real address back. Both optional checks of seed 004 are here: the
- * frame pointer seen at entry must be the one seen at return, and each
+ * the real address back. Both optional checks of ftrace-design.rst
+ * are here: the frame pointer seen at entry must be the one seen at return, and each
  * entry records where the return address lives (retp) so a backtrace
  * through hooked frames can show the real callers. Other ftrace users'
  * sites reach the entry too: it then checks the graph's own hashes

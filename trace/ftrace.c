@@ -1,5 +1,5 @@
 /*
- * ftrace.c: the core of dynamic ftrace (seeds 000, 001, 003).
+ * ftrace.c: the core of dynamic ftrace (Linux's kernel/trace/ftrace.c).
  *
  *  - ftrace_init walks the record table the linker gathered, keeps one
  *    struct dyn_ftrace per site, sorted by ip, and turns each site into
@@ -459,7 +459,7 @@ static int ipmodify_conflict_rec(struct dyn_ftrace *rec, void *data)
 }
 
 /*
- * Only one IPMODIFY ops may own a function (seed 001): may ops have
+ * Only one IPMODIFY ops may own a function (ftrace-uses.rst): may ops have
  * these hashes? Like Linux's __ftrace_hash_update_ipmodify, only the
  * functions they add are checked, so an ops can change its own filter.
  */
@@ -742,7 +742,7 @@ static void ftrace_ops_init(struct ftrace_ops *ops)
 /*
  * IPMODIFY changes regs->epc, so it needs the regs. Where sites have
  * none (-pg) neither it nor SAVE_REGS can be had, while
- * SAVE_REGS_IF_SUPPORTED ops get a NULL fregs, as seed 001 promises.
+ * SAVE_REGS_IF_SUPPORTED ops get a NULL fregs, as ftrace-uses.rst says.
  */
 static bool ftrace_ops_regs_ok(const struct ftrace_ops *ops)
 {

@@ -1,7 +1,7 @@
 /*
- * ftrace_hash.c: struct ftrace_hash, a set of site addresses (seed 003's
- * filter_hash / notrace_hash): open hashing on the ip, with a power-of-two
- * bucket count. Readers (ftrace_ops_list_func) run with preemption off
+ * ftrace_hash.c: struct ftrace_hash, a set of site addresses (the
+ * filter_hash / notrace_hash of Linux's kernel/trace/ftrace.c): open
+ * hashing on the ip, with a power-of-two bucket count. Readers (ftrace_ops_list_func) run with preemption off
  * while writers build a new hash and swap it in under stop_machine, so
  * a hash is never changed while it may be read.
  */

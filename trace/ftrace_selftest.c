@@ -568,7 +568,7 @@ static void stop_callers(struct callers *cs)
 }
 
 /*
- * Seed 001: replacing a filter with reset must never let every function
+ * ftrace-uses.rst: replacing a filter with reset must never let every function
  * call back, not even for an instant, while other CPUs keep calling.
  */
 static void filter_replace_no_window(struct kunit *t)

@@ -1,7 +1,7 @@
 /*
- * klp.c: live patching on ftrace (seed 001; Linux's kernel/livepatch/
- * patch.c). A patch is an ftrace_ops with IPMODIFY and SAVE_REGS,
- * filtered on the old function: its handler, klp_ftrace_handler,
+ * klp.c: live patching on ftrace (Linux's ftrace-uses.rst and
+ * kernel/livepatch/patch.c). A patch is an ftrace_ops with IPMODIFY
+ * and SAVE_REGS, filtered on the old function: its handler, klp_ftrace_handler,
  * rewrites the saved pc, so the trampoline returns into the new
  * function instead of the old one's body. The ops is PERMANENT too: as
  * in Linux, tracing cannot be switched off (ftrace_enabled 0) under a

@@ -1,6 +1,6 @@
 /*
- * trace.c: the tracing core, after Linux's kernel/trace/trace.c
- * (seed 000): global_trace and its ring buffer, the tracer registry
+ * trace.c: the tracing core, after Linux's kernel/trace/trace.c:
+ * global_trace and its ring buffer, the tracer registry
  * (register_tracer, nop as the default), tracing_set_tracer calling a
  * tracer's init and reset, tracing_on, the trace clocks and options.
  */

@@ -1,7 +1,7 @@
 /*
- * trace_functions.c: the function tracer (Linux's trace_functions.c,
- * seed 000). function_trace_init registers the trace array's ftrace_ops,
- * whose hashes set_ftrace_filter and set_ftrace_notrace edit, with
+ * trace_functions.c: the function tracer (Linux's
+ * kernel/trace/trace_functions.c). function_trace_init registers the
+ * trace array's ftrace_ops, whose hashes set_ftrace_filter and set_ftrace_notrace edit, with
  * function_trace_call: one 16-byte event per traced call, holding ip and
  * parent_ip. While it is the only ops, the trampoline writes that event
  * itself, in assembly, with no registers to save (its fast path, one

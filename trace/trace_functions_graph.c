@@ -1,6 +1,6 @@
 /*
  * trace_functions_graph.c: the function_graph tracer (Linux's
- * trace_functions_graph.c, seed 003). It registers fgraph_ops on the
+ * kernel/trace/trace_functions_graph.c). It registers fgraph_ops on the
  * sites set_ftrace_filter allows: trace_graph_entry records an entry
  * event and says whether to hook the function's return, and
  * trace_graph_return records the return with its duration. While

@@ -50,7 +50,7 @@ def test_ftrace_debug_switch(k):
 
 
 def test_site_follows_the_tracer(k):
-    """Seed 000's walk: the filter marks the record, `function` patches
+    """The walk of `echo function > current_tracer`: the filter marks the record, `function` patches
     the site into a call to ftrace_caller and ftrace_call into the
     tracer's callback; `nop` puts both back."""
     t = '/sys/kernel/tracing'

@@ -1,5 +1,5 @@
 /*
- * ftrace.c (arch): seed 004's arch interface for dynamic ftrace on
+ * ftrace.c (arch): ftrace-design.rst's arch interface for dynamic ftrace on
  * RISC-V. Each function checks that the instruction it replaces is the
  * one it expects before writing the new one, so a wrong record can
  * never overwrite unrelated code (ftrace_bug reports it instead).
