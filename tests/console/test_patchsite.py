@@ -51,8 +51,8 @@ def test_ftrace_debug_switch(k):
 
 def test_site_follows_the_tracer(k):
     """What `echo function > current_tracer` walks: the filter marks
-    the record, `function` patches the site into a call to ftrace_caller and ftrace_call into the
-    tracer's callback; `nop` puts both back."""
+    the record, `function` patches the site into a call to ftrace_caller
+    and ftrace_call into the tracer's callback; `nop` puts both back."""
     t = '/sys/kernel/tracing'
     k.run(f'echo fib > {t}/set_ftrace_filter')
     out = k.run('patchsite fib')
