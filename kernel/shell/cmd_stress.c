@@ -135,6 +135,7 @@ static void print_elapsed(struct shell_out *out, const char *what,
 struct storm_ops {
 	struct ftrace_ops ops;
 	bool live;			/* from before register to unregister */
+	bool filter_changing;		/* live patching: old or new filter */
 	unsigned long calls;
 	unsigned long outside;		/* ip not in the ops' filter */
 	unsigned long after_unregister;
@@ -147,8 +148,11 @@ static void count(unsigned long *counter)
 }
 
 /*
- * Runs non-preemptible, so no filter change can be halfway while it
- * looks, and unregister waits for it: what it sees must hold.
+ * Runs non-preemptible, and unregister waits for it: what it sees must
+ * hold. Under stop_machine no filter change can be halfway while it
+ * looks; patching live, the list function may have tested the old
+ * filter and this the new one (trace/ftrace_live.c), so either holds
+ * until the change has returned.
  */
 static void storm_callback(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -158,7 +162,7 @@ static void storm_callback(unsigned long ip, unsigned long parent_ip,
 	count(&s->calls);
 	if (!READ_ONCE(s->live))
 		count(&s->after_unregister);
-	if (!ftrace_ops_test(op, ip))
+	if (!ftrace_ops_test(op, ip) && !READ_ONCE(s->filter_changing))
 		count(&s->outside);
 	if ((op->flags & FTRACE_OPS_FL_SAVE_REGS) && !fregs)
 		count(&s->without_regs);
@@ -277,10 +281,12 @@ static void set_ops_filter(struct storm *s, struct storm_ops *so)
 	const char *glob = storm_globs[storm_random(s) %
 				       ARRAY_SIZE(storm_globs)];
 
+	WRITE_ONCE(so->filter_changing, ftrace_patch_live());
 	if (storm_random(s) % 4 == 0)
 		check(s, ftrace_set_notrace(&so->ops, glob, strlen(glob), 1));
 	else
 		check(s, ftrace_set_filter(&so->ops, glob, strlen(glob), 1));
+	WRITE_ONCE(so->filter_changing, false);
 	s->filter_writes++;
 }
 
