@@ -271,7 +271,7 @@ void ftrace_patch_mode_init(void);
 void ftrace_patch_mode_create_file(void);
 void ftrace_live_step_begin(void);
 void ftrace_live_step_end(void);
-void ftrace_live_written(unsigned long ip);
+int ftrace_live_write(unsigned long ip, const u32 *path, unsigned int len);
 unsigned long ftrace_live_steps(void);
 
 /* fgraph (trace/fgraph.c) hooks the trampolines call. */

@@ -12,10 +12,17 @@
  * live (Linux 6.16's RISC-V way, Documentation/arch/riscv/cmodx.rst):
  * the other harts keep running, and tracing, through the update. What
  * carries the weight then:
- *  - each site, ftrace_call and ftrace_graph_call changes with one
- *    naturally aligned 32-bit store (patch_insn32). Ziccif makes the
- *    fetch of such an instruction atomic: a hart runs the old one or
- *    the new one, never half of each;
+ *  - each site, ftrace_call and ftrace_graph_call changes a halfword
+ *    at a time. Ziccif makes the fetch of a naturally aligned 32-bit
+ *    instruction atomic, but QEMU's TCG fetches one as two halfwords:
+ *    a hart that translates it while one store changes both halves
+ *    can run half of each (a torn jal jumped into cmd_bench from a
+ *    selftest). So each store (patch_insn32) changes one halfword and
+ *    leaves a nop or the new word, and every hart fences each store
+ *    before the next (arch/riscv/kernel/ftrace.c, live_path). A call
+ *    that changes target is a nop for a moment: callbacks reached
+ *    through ftrace_call are missed while it changes. Linux 6.16
+ *    patches no call in its trampoline, which loads ftrace_call_dest;
  *  - a step ends with fence.i on every hart, and the next begins only
  *    when each has done it (ftrace_live_step_end). fence.i only makes
  *    a hart's later fetches see the stores it can already see: without
@@ -73,8 +80,16 @@
 static const char *const mode_names[] = { "stop_machine", "live" };
 bool ftrace_live_patching;
 static unsigned long live_steps;
-static unsigned long *step_ips;	/* what the step in progress wrote */
-static unsigned long nr_step_ips;
+
+/* A word the step in progress changes, and the words it goes through. */
+struct live_write {
+	unsigned long ip;
+	u32 path[FTRACE_LIVE_PATH_MAX];	/* the last is the new word */
+	unsigned int len;
+};
+static struct live_write *step_writes;
+static unsigned long nr_step_writes;
+static bool step_open;
 
 unsigned long ftrace_live_steps(void)
 {
@@ -92,7 +107,7 @@ static int set_patch_mode(const char *name)
 
 	if ((!live && strcmp(name, mode_names[0])) || live_refused(name))
 		return -EINVAL;
-	if (live && !step_ips)
+	if (live && !step_writes)
 		return -ENOMEM;
 	WRITE_ONCE(ftrace_live_patching, live);
 	return 0;
@@ -121,7 +136,7 @@ void ftrace_patch_mode_init(void)
 	int ret;
 
 	if (FTRACE_LIVE_PATCHING)
-		step_ips = kmalloc(STEP_MAX_WRITES * sizeof(*step_ips));
+		step_writes = kmalloc(STEP_MAX_WRITES * sizeof(*step_writes));
 	if (!cmdline_value("ftrace_patch", mode, sizeof(mode)))
 		return;
 	if (live_refused(mode)) {
@@ -165,14 +180,31 @@ void ftrace_live_step_begin(void)
 		return;
 	preempt_disable();
 	live_steps++;
-	nr_step_ips = 0;
+	nr_step_writes = 0;
+	step_open = true;
 }
 
-/* The arch's ftrace_modify_code, in live mode, before it stores at ip. */
-void ftrace_live_written(unsigned long ip)
+/*
+ * The arch's ftrace_modify_code, in live mode: the word at ip goes
+ * through path[0..len-1] (arch/riscv/kernel/ftrace.c, live_path, says
+ * why it may take more than one store). The first store is made now, each next one at the step's
+ * end, after every hart has fenced the one before. Outside a step (a
+ * selftest writing a site no hart calls) the new word is stored at once.
+ */
+int ftrace_live_write(unsigned long ip, const u32 *path, unsigned int len)
 {
-	if (!WARN_ON(nr_step_ips >= STEP_MAX_WRITES))
-		step_ips[nr_step_ips++] = ip;
+	struct live_write *w;
+
+	if (!step_open)
+		return patch_insn32((void *)ip, path[len - 1]);
+	if (WARN_ON(nr_step_writes >= STEP_MAX_WRITES ||
+		    len > FTRACE_LIVE_PATH_MAX))
+		return -ENOSPC;
+	w = &step_writes[nr_step_writes++];
+	w->ip = ip;
+	w->len = len;
+	memcpy(w->path, path, len * sizeof(*path));
+	return patch_insn32((void *)ip, path[0]);
 }
 
 static void fence_i_ipi(void *unused)
@@ -190,18 +222,40 @@ static void fence_i_all_harts(void)
 	on_each_cpu(fence_i_ipi, NULL);
 }
 
+/*
+ * The words of the step's paths at index at, each once every hart has
+ * fenced the one before it; false if there are none.
+ */
+static bool store_path_words(unsigned int at)
+{
+	struct live_write *w;
+	bool any = false;
+
+	check_text_fenced(~0UL, text_gen_read());
+	for (w = step_writes; w < step_writes + nr_step_writes; w++) {
+		if (at < w->len) {
+			patch_insn32((void *)w->ip, w->path[at]);
+			any = true;
+		}
+	}
+	return any;
+}
+
 void ftrace_live_step_end(void)
 {
-	u64 gen = text_gen_read();
+	unsigned int at = 1;
 	unsigned long i;
 
 	if (!ftrace_patch_live())
 		return;
-	fence_i_all_harts();
-	check_text_fenced(~0UL, gen);
-	for (i = 0; i < nr_step_ips; i++)
-		patch_insn32((void *)step_ips[i],
-			     riscv_insn_read(step_ips[i]));
+	do
+		fence_i_all_harts();
+	while (at < FTRACE_LIVE_PATH_MAX && store_path_words(at++));
+	step_open = false;
+	check_text_fenced(~0UL, text_gen_read());
+	for (i = 0; i < nr_step_writes; i++)
+		patch_insn32((void *)step_writes[i].ip,
+			     riscv_insn_read(step_writes[i].ip));
 	patch_unmap();
 	preempt_enable();
 }

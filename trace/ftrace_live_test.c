@@ -28,6 +28,7 @@
 #include "printk.h"
 #include "trace_fixtures.h"
 #include "time.h"
+#include "patch.h"
 
 #define LIVE_CYCLES	20	/* of 10 updates each */
 #define STOP_CYCLES	20	/* stop_machine rounds take longer */
@@ -375,6 +376,151 @@ static void modify_all_code_order(struct kunit *t)
 }
 
 /*
+ * A function a test can patch, `li a0, 0; SITE; ret`, with a landing
+ * pad 4 KiB past its site. A nop at the site returns 0, and `jal t0,
+ * tear_probe_call` returns 1. A hart that fetched the jal's low
+ * halfword with the nop's high one (0x0000) runs `jal t0, SITE +
+ * 0x1000` and returns 2: bits 15:12 of a jal's offset (0x1010) are in
+ * its low halfword, the rest in its high one.
+ */
+asm(".pushsection .text.tear_probe, \"ax\"\n"
+    ".option push\n"
+    ".option norvc\n"
+    ".balign 4\n"
+    "tear_probe:\n"
+    "	li	a0, 0\n"
+    "tear_probe_site:\n"
+    "	nop\n"
+    "	ret\n"
+    "	.skip	0x1000 - 8\n"
+    "tear_probe_torn:\n"		/* tear_probe_site + 0x1000 */
+    "	li	a0, 2\n"
+    "	jr	t0\n"
+    "	.skip	8\n"
+    "tear_probe_call:\n"		/* tear_probe_site + 0x1010 */
+    "	li	a0, 1\n"
+    "	jr	t0\n"
+    ".option pop\n"
+    ".popsection\n");
+
+long tear_probe(void);
+extern char tear_probe_site[], tear_probe_call[];
+
+#define TEAR_CHANGES	200
+
+static unsigned long tear_seen[NR_CPUS][3];
+static volatile bool tear_stop;
+
+static void tear_caller(void *arg)
+{
+	unsigned long *seen = tear_seen[smp_processor_id()];
+
+	while (!tear_stop)
+		seen[tear_probe()]++;
+}
+
+/* Do a and b differ in one halfword at most? */
+static bool one_half_apart(u32 a, u32 b)
+{
+	return !((a ^ b) & 0xffff) || !((a ^ b) & 0xffff0000);
+}
+
+/*
+ * Live, as ftrace_replace_code writes a site: a step per change. The
+ * step's first store must leave a nop that differs from the old word
+ * in one halfword, and its end the new word, one halfword further.
+ */
+static int tear_change(struct dyn_ftrace *rec, bool on,
+		       unsigned long *bad_paths)
+{
+	unsigned long call = (unsigned long)tear_probe_call;
+	u32 before = riscv_insn_read(rec->ip), mid;
+	int ret;
+
+	mutex_lock(&text_mutex);
+	ftrace_live_step_begin();
+	ret = on ? ftrace_make_call(rec, call) : ftrace_make_nop(rec, call);
+	mid = riscv_insn_read(rec->ip);
+	ftrace_live_step_end();
+	mutex_unlock(&text_mutex);
+	if (!one_half_apart(before, mid) || (mid & 0xffff) != RISCV_INSN_NOP ||
+	    !one_half_apart(mid, riscv_insn_read(rec->ip)))
+		(*bad_paths)++;
+	return ret;
+}
+
+static void start_tear_callers(struct task **callers, int *n)
+{
+	int cpu;
+
+	memset(tear_seen, 0, sizeof(tear_seen));
+	tear_stop = false;
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() &&
+		    (callers[*n] = kthread_create_on_cpu(tear_caller, NULL,
+							 "tear_caller", cpu)))
+			kthread_start(callers[(*n)++]);
+}
+
+static void stop_tear_callers(struct task **callers, int n,
+			      unsigned long *sum)
+{
+	int cpu, r;
+
+	tear_stop = true;
+	while (n)
+		kthread_wait(callers[--n]);
+	for_each_online_cpu(cpu)
+		for (r = 0; r < 3; r++)
+			sum[r] += tear_seen[cpu][r];
+}
+
+/*
+ * A hart may fetch a 32-bit instruction as two halfwords: QEMU's TCG
+ * does (target/riscv/translate.c reads the low one, then the high), so
+ * a hart that translates a site while the patcher's single store lands
+ * can run half of each, whatever Ziccif promises: with one store per
+ * change, a thousand changes showed a torn jal in two runs of three.
+ * It is rare, so the test also checks how each change is made: one
+ * halfword per store, through a nop, each store fenced by every hart
+ * before the next (patch.h's account). A site live-patched nop <-> jal
+ * while the other harts call it must never run torn.
+ */
+static void live_site_never_torn(struct kunit *t)
+{
+	struct dyn_ftrace rec = { .ip = (unsigned long)tear_probe_site };
+	struct task *callers[NR_CPUS];
+	unsigned long sum[3] = { 0 }, bad_paths = 0;
+	unsigned long unfenced = READ_ONCE(text_unfenced);
+	char mode[16];
+	int n = 0, i, ret = 0;
+	u64 ns;
+
+	if (!FTRACE_LIVE_PATCHING || nr_cpus < 2)
+		KUNIT_SKIP(t, "needs live patching and 2 CPUs");
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	strlcpy(mode, ftrace_patch_mode_name(), sizeof(mode));
+	ftrace_set_patch_mode("live");
+	start_tear_callers(callers, &n);
+	ns = ktime_get_ns();
+	for (i = 0; i < TEAR_CHANGES && !ret; i++)
+		ret = tear_change(&rec, !(i & 1), &bad_paths);
+	ns = ktime_get_ns() - ns;
+	stop_tear_callers(callers, n, sum);
+	ftrace_set_patch_mode(mode);
+	console_printf("    # %d changes in %llu ms, %lu not a halfword at a "
+		       "time: %lu calls ran the nop, %lu the jal, %lu a torn "
+		       "jal\n", TEAR_CHANGES, ns / (NSEC_PER_SEC / 1000),
+		       bad_paths, sum[0], sum[1], sum[2]);
+	KUNIT_EXPECT_EQ(t, ret, 0);
+	KUNIT_EXPECT_EQ(t, bad_paths, 0);
+	KUNIT_EXPECT_EQ(t, READ_ONCE(text_unfenced), unfenced);
+	KUNIT_EXPECT_EQ(t, sum[2], 0);
+	KUNIT_EXPECT_TRUE(t, sum[0] > 0 && sum[1] > 0);
+}
+
+/*
  * The modes' names, as /proc/sys/kernel/ftrace_patch_mode takes them;
  * the -pg build refuses live (its sites are 2-byte aligned).
  */
@@ -396,4 +542,5 @@ static void patch_mode_names(struct kunit *t)
 
 SELFTEST_SUITE(ftrace_live,
 	KUNIT_CASE(patch_mode_names),
+	KUNIT_CASE(live_site_never_torn),
 	KUNIT_CASE(modify_all_code_order));

@@ -22,12 +22,13 @@
  *                   sets regs->epc = new, and the trampoline returns
  *                   there with ra, sp and a0-a7 as the caller left them
  *
- * Enabling and disabling change that one aligned 4-byte instruction
- * with a single store (patch_insn32). Under stop_machine every other
- * CPU waits with interrupts off meanwhile, outside any trampoline (they
- * run with preemption off). In live mode (trace/ftrace_live.c) they run
- * on, and fetch the whole old instruction or the whole new one, which
- * is one naturally aligned word (Ziccif). Either way each executes
+ * Enabling and disabling change that one aligned 4-byte instruction.
+ * Under stop_machine every other CPU waits with interrupts off
+ * meanwhile, outside any trampoline (they run with preemption off), and
+ * one store does it. In live mode (trace/ftrace_live.c) they run on,
+ * and the word changes a halfword at a time, through a nop, so that a
+ * CPU fetching it in two halves runs the old word, a nop or the new
+ * one, never a torn jal. Either way each executes
  * fence.i before the update goes on, and a call that began before the
  * switch finishes in the body it began in. The update's stop_machine
  * round, or its closing synchronize_rcu, also waits out any CPU inside

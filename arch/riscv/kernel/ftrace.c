@@ -40,6 +40,39 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
 #endif
 }
 
+#define INSN_LOW_HALF	0x0000ffffU
+
+/*
+ * Live, the words a change from old to new goes through, new last.
+ * A hart may fetch a 32-bit instruction as two halfwords: QEMU's TCG
+ * reads the low one, then the high one, so a hart translating a word
+ * while one store changes both halves can run half of each (a jal's
+ * low half with a nop's high half jumps 0-60 KiB past the site:
+ * ftrace_live_test.c, live_site_never_torn). So each store changes
+ * one half, and a hart fences each before the next (ftrace_live.c).
+ * On the way, the low half is a nop's: opcode, rd and funct3 are all
+ * in it, and `addi x0, rs1, imm` is a nop whatever its high half
+ * holds. A call to another target is a nop for a moment.
+ */
+static unsigned int live_path(u32 old, u32 new, u32 *path)
+{
+	u32 nop_old = (old & ~INSN_LOW_HALF) | RISCV_INSN_NOP;
+	u32 nop_new = (new & ~INSN_LOW_HALF) | RISCV_INSN_NOP;
+	u32 diff = old ^ new;
+	unsigned int len = 0;
+
+	if (!(diff & INSN_LOW_HALF) || !(diff & ~INSN_LOW_HALF)) {
+		path[0] = new;
+		return 1;
+	}
+	if (old != nop_old)
+		path[len++] = nop_old;
+	path[len++] = nop_new;
+	if (new != nop_new)
+		path[len++] = new;
+	return len;
+}
+
 /*
  * The writes that take more than one store: someone must hear of
  * them (the debug hook, a live step), or the site is a -pg one only
@@ -48,12 +81,14 @@ static int site_initial_insn(unsigned long ip, u32 *insn)
  */
 static noinline int ftrace_write_noted(unsigned long ip, u32 old, u32 new)
 {
+	u32 path[FTRACE_LIVE_PATH_MAX];
+
 	if (ftrace_patch_hook)
 		ftrace_patch_hook(ip, old, new);
 	if (ip & 3)
 		return patch_insn_write((void *)ip, &new, sizeof(new));
 	if (ftrace_patch_live())
-		ftrace_live_written(ip);
+		return ftrace_live_write(ip, path, live_path(old, new, path));
 	return patch_insn32((void *)ip, new);
 }
 
@@ -124,7 +159,7 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 	return ret ? ret : ftrace_modify_code(rec->ip, RISCV_INSN_NOP, new);
 }
 
-/* Between ftrace_caller and ftrace_regs_caller, in one store. */
+/* Between ftrace_caller and ftrace_regs_caller (live: through a nop). */
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr)
 {

@@ -33,7 +33,7 @@
  * that ld relaxed every call (scripts/recordmcount.py --check).
  *
  * For the same reason the -pg build has no live patching (ftrace_patch=
- * live, trace/ftrace_live.c), which rests on one store per site.
+ * live, trace/ftrace_live.c), which rests on 4-byte aligned sites.
  *
  * jal reaches +-1 MiB; scripts/checkelf.py fails the build if the
  * kernel's text grows past that.
@@ -45,6 +45,8 @@
 #include "asm/asm.h"
 
 #define MCOUNT_INSN_SIZE	4
+/* The most stores a live change of one word takes (ftrace.c: live_path). */
+#define FTRACE_LIVE_PATH_MAX	3
 #ifdef FTRACE_MODE_mcount
 /* ftrace_caller's frame (mcount-pg.S): one frame record. */
 #define FTRACE_FRAME_SIZE	16
