@@ -66,7 +66,8 @@ ROWS = [
      "the kernel's own part of that, its first instruction to the prompt",
      '', '<= 200,000'),
     ('bytes_per_function_event',
-     'ring-buffer bytes per function event', '~28', '<= 24'),
+     'ring-buffer bytes per function event (ips in 32 bits: the link '
+     'checks that text ends below 4 GiB)', '~28', '<= 24'),
     ('bytes_per_site_record', 'bytes per `dyn_ftrace` record', '16',
      '<= 16'),
     ('sites', 'patchable sites', '8,984', ''),

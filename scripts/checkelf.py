@@ -8,6 +8,9 @@
    final kernel only if filling it in moved nothing.
 2. _text.._etext spans less than 1 MiB: every ftrace call site reaches
    the trampoline with one `jal`, whose reach is +-1 MiB.
+3. _etext lies below 4 GiB: a function event keeps its ip and parent ip
+   in 32 bits each (trace/trace.h, struct ftrace_entry), and both are
+   addresses in text.
 """
 import sys
 from collections import Counter
@@ -15,6 +18,7 @@ from collections import Counter
 from kallsyms import die, marker, parse_nm
 
 JAL_REACH = 1 << 20
+EVENT_IP_LIMIT = 1 << 32
 
 
 def image_symbols(syms):
@@ -48,6 +52,14 @@ def check_text_reach(final):
             'text with a single jal, which reaches only +-1 MiB.')
 
 
+def check_ips_fit_events(final):
+    end = marker(final, '_etext')
+    if end > EVENT_IP_LIMIT:
+        die(f'.text ends at {end:#x}, above 4 GiB: a function event keeps '
+            'its ip and parent ip in 32 bits each (trace/trace.h, struct '
+            'ftrace_entry), so the trace would name the wrong functions.')
+
+
 def main(argv):
     if len(argv) != 2:
         die('usage: checkelf.py PASS1_NM FINAL_SYM')
@@ -55,6 +67,7 @@ def main(argv):
         pass1_syms, final_syms = parse_nm(pass1), parse_nm(final)
     check_unmoved(pass1_syms, final_syms)
     check_text_reach(final_syms)
+    check_ips_fit_events(final_syms)
 
 
 if __name__ == '__main__':
