@@ -36,6 +36,7 @@
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define ENODATA		61
+#define EPROTO		71
 #define ETIMEDOUT	110
 
 #endif

@@ -245,6 +245,7 @@ const char *strerror_text(int err)
 		{ ENOSYS, "Function not implemented" },
 		{ ENOTEMPTY, "Directory not empty" },
 		{ ENODATA, "No data available" },
+		{ EPROTO, "Protocol error" },
 		{ ETIMEDOUT, "Connection timed out" },
 	};
 	size_t i;

@@ -150,13 +150,40 @@ int vfs_remove(struct inode *inode)
 	return 0;
 }
 
+/*
+ * Remove the children of dir that keep() rejects, with what is under
+ * them, unless a file there is open: a directory cached from the host
+ * forgets what the host no longer has.
+ */
+void vfs_prune(struct inode *dir,
+	       bool (*keep)(struct inode *child, const void *data),
+	       const void *data)
+{
+	struct inode *child, *next;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	flags = spin_lock_irqsave(&tree_lock);
+	list_for_each_entry_safe(child, next, &dir->children, sibling)
+		if (!keep(child, data) && !subtree_busy(child)) {
+			list_del(&child->sibling);
+			list_add_tail(&child->sibling, &gone);
+		}
+	spin_unlock_irqrestore(&tree_lock, flags);
+	list_for_each_entry_safe(child, next, &gone, sibling)
+		free_subtree(child);
+}
+
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data)
 {
-	unsigned long flags = spin_lock_irqsave(&tree_lock);
+	unsigned long flags;
 	struct inode *child;
-	int ret = 0;
+	int ret = dir->iops && dir->iops->readdir ? dir->iops->readdir(dir) : 0;
 
+	if (ret)
+		return ret;
+	flags = spin_lock_irqsave(&tree_lock);
 	list_for_each_entry(child, &dir->children, sibling)
 		if ((ret = fn(child, data)))
 			break;
@@ -197,6 +224,21 @@ static const char *next_component(const char *p, size_t *len)
 	return p;
 }
 
+/* A directory that caches another's entries: ask whether name is there. */
+static int lookup_child(struct inode **dir, const char *name, size_t len,
+			struct inode *child)
+{
+	char buf[NAME_MAX];
+	int err;
+
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	err = (*dir)->iops->lookup(*dir, buf, &child);
+	if (!err)
+		*dir = child;
+	return err;
+}
+
 static int walk_component(struct inode **dir, const char *name, size_t len)
 {
 	unsigned long flags;
@@ -216,6 +258,8 @@ static int walk_component(struct inode **dir, const char *name, size_t len)
 	flags = spin_lock_irqsave(&tree_lock);
 	child = find_child(*dir, name, len);
 	spin_unlock_irqrestore(&tree_lock, flags);
+	if ((*dir)->iops && (*dir)->iops->lookup)
+		return lookup_child(dir, name, len, child);
 	if (!child)
 		return -ENOENT;
 	*dir = child;
@@ -275,6 +319,8 @@ static int create_at(struct inode *cwd, const char *path, struct inode **out)
 	if (!dir->iops || !dir->iops->create)
 		return -EACCES;
 	*out = dir->iops->create(dir, name);
+	if (IS_ERR(*out))
+		return PTR_ERR(*out);
 	return *out ? 0 : -ENOSPC;
 }
 
