@@ -186,8 +186,15 @@ $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
 	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 
+# SHARE=DIR: the host folder DIR is /mnt/host in the guest, a
+# virtio-9p device on virtio-mmio's modern layout (docs/virtio.md).
+SHARE	?=
+SHARE_ARGS = -global virtio-mmio.force-legacy=false \
+	     -fsdev local,id=share,path=$(SHARE),security_model=none \
+	     -device virtio-9p-device,fsdev=share,mount_tag=host
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
-	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)")
+	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)") \
+	    $(if $(SHARE),$(SHARE_ARGS))
 
 # The unused-function check (tests/host/test_unused.py): each source
 # again with a section per function and per object, linked with
