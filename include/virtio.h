@@ -81,7 +81,6 @@ void virtio_notify(struct virtqueue *vq);
 
 struct virtqueue *vring_new_virtqueue(struct virtio_device *vdev,
 				      unsigned int index, unsigned int num);
-void vring_del_virtqueue(struct virtqueue *vq);
 int virtqueue_add(struct virtqueue *vq, const struct vq_buf *bufs,
 		  unsigned int out, unsigned int in, void *token);
 void virtqueue_kick(struct virtqueue *vq);

@@ -74,12 +74,6 @@ struct virtqueue *vring_new_virtqueue(struct virtio_device *vdev,
 	return vq;
 }
 
-void vring_del_virtqueue(struct virtqueue *vq)
-{
-	free_page(vq->desc);
-	kfree(vq);
-}
-
 /*
  * Chain out device-readable buffers, then in device-writable ones, and
  * offer the chain. token comes back from virtqueue_get_buf.
