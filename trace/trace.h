@@ -12,18 +12,12 @@
 #include "ftrace.h"
 #include "ring_buffer.h"
 #include "tracing.h"
+#include "trace_event_ids.h"
 #include "vfs.h"
 #include "asm/csr.h"
 
 /* ---- events --------------------------------------------------------- */
 
-enum trace_type {
-	TRACE_FN = 1,
-	TRACE_STACK,
-	TRACE_PRINT,
-	TRACE_GRAPH_ENT,
-	TRACE_GRAPH_RET,
-};
 
 #define TRACE_FLAG_IRQS_OFF	0x1
 #define TRACE_FLAG_NEED_RESCHED	0x2
