@@ -479,5 +479,7 @@ void ftrace_create_files(struct inode *dir);
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
+/* per_cpu/cpuN/trace_pipe_raw (trace/trace_pipe_raw.c) */
+extern const struct file_operations tracing_buffers_fops;
 
 #endif
