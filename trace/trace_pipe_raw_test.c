@@ -4,7 +4,8 @@
  * pause between that a 27-bit delta cannot span; the page read back
  * is decoded here as libtraceevent's kbuffer decodes it, and each
  * event's time, type and text must be those the ring buffer held.
- * Then the rules of reads: smaller than a page, consuming, empty.
+ * Then the rules of reads: smaller than a page, consuming, empty; and
+ * what a function event costs to read this way, against trace_pipe.
  */
 #include "kernel.h"
 #include "string.h"
@@ -13,12 +14,17 @@
 #include "selftest.h"
 #include "vfs.h"
 #include "trace.h"
+#include "trace_fixtures.h"
+#include "ftrace.h"
+#include "printk.h"
+#include "trace_clock.h"
 
 #define T		"/sys/kernel/tracing/"
 #define RAW0		T "per_cpu/cpu0/trace_pipe_raw"
 #define LONG_TEXT	200	/* over 112 bytes: type_len 0 */
 #define PAUSE_MS	200	/* over 2^27 ns: a TIME_EXTEND */
 #define MAX_EVENTS	8
+#define COST_CALLS	500	/* function events read for the cost */
 
 struct decoded {
 	u64 ts;
@@ -182,6 +188,95 @@ static void raw_test_small_reads(struct kunit *t)
 	kfree(page);
 }
 
+static void call_target(void *arg)
+{
+	int i;
+
+	for (i = 0; i < COST_CALLS; i++)
+		ftrace_test_target1(i);
+	kthread_exit(0);
+}
+
+/* COST_CALLS function events on CPU 0, then tracing off. */
+static void record_calls(void)
+{
+	struct ftrace_hash *hash = alloc_ftrace_hash(4);
+	struct task *w;
+
+	if (hash && ftrace_match_records(hash, "ftrace_test_target1", 19) > 0)
+		ftrace_ops_set_hash(&global_trace.ops, hash, true);
+	else
+		free_ftrace_hash(hash);
+	tracing_set_tracer(&global_trace, "function");
+	tracing_reset_online_cpus(&global_trace);
+	tracer_tracing_on(&global_trace);
+	w = kthread_create_on_cpu(call_target, NULL, "raw_calls", 0);
+	if (w) {
+		kthread_start(w);
+		kthread_wait(w);
+	}
+	tracer_tracing_off(&global_trace);
+}
+
+static void stop_recording(void)
+{
+	tracing_set_tracer(&global_trace, "nop");
+	ftrace_free_ops_hashes(&global_trace.ops);
+	tracer_tracing_on(&global_trace);
+	tracing_reset_online_cpus(&global_trace);
+}
+
+/* Under -icount shift=0, rdinstret counts instructions exactly. */
+static bool instret_exact(void)
+{
+	u64 a = rdinstret(), b = rdinstret();
+
+	return b - a < 4;
+}
+
+/* Instructions to read path to its end, page-sized reads. */
+static u64 read_cost(const char *path, u8 *page)
+{
+	struct file *f;
+	u64 start;
+
+	if (vfs_open(NULL, path, O_RDONLY | O_NONBLOCK, &f))
+		return 0;
+	start = rdinstret();
+	while (vfs_read(f, (char *)page, PAGE_SIZE) > 0)
+		;
+	start = rdinstret() - start;
+	vfs_close(f);
+	return start;
+}
+
+/*
+ * The converting reader's price: per event, what reading
+ * trace_pipe_raw costs, beside trace_pipe's text for the same events.
+ */
+static void raw_test_cost(struct kunit *t)
+{
+	u8 *page = kmalloc(PAGE_SIZE);
+	u64 raw, text;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (!instret_exact())
+		KUNIT_SKIP(t, "needs qemu -icount shift=0,sleep=off");
+	record_calls();
+	raw = read_cost(RAW0, page);
+	stop_recording();
+	record_calls();
+	text = read_cost(T "per_cpu/cpu0/trace_pipe", page);
+	stop_recording();
+	console_printf("    # per function event: trace_pipe_raw %llu "
+		       "instructions, trace_pipe %llu\n", raw / COST_CALLS,
+		       text / COST_CALLS);
+	KUNIT_EXPECT_TRUE(t, raw && raw < text);
+	kfree(page);
+}
+
 SELFTEST_SUITE(trace_pipe_raw,
 	KUNIT_CASE(raw_test_page_layout),
-	KUNIT_CASE(raw_test_small_reads));
+	KUNIT_CASE(raw_test_small_reads),
+	KUNIT_CASE(raw_test_cost));
