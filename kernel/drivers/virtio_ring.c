@@ -33,12 +33,25 @@
 #include "string.h"
 #include "asm/csr.h"
 
-/* The layout of the spec: the rings follow the table in one page. */
+/*
+ * The layout of the spec (2.6.2): the available ring right after the
+ * descriptors, the used ring at the next 4-byte boundary, all in one
+ * page. Each ring ends with a u16 (used_event, avail_event) unused here.
+ */
+static size_t avail_offset(unsigned int num)
+{
+	return sizeof(struct vring_desc) * num;
+}
+
+static size_t used_offset(unsigned int num)
+{
+	return ALIGN_UP(avail_offset(num) + sizeof(struct vring_avail) +
+			2 * num + 2, 4);
+}
+
 static size_t vring_size(unsigned int num)
 {
-	size_t avail = sizeof(struct vring_avail) + 2 * num + 2;
-
-	return ALIGN_UP(16 * num + avail, 4) + sizeof(struct vring_used) +
+	return used_offset(num) + sizeof(struct vring_used) +
 	       sizeof(struct vring_used_elem) * num + 2;
 }
 
@@ -64,9 +77,8 @@ struct virtqueue *vring_new_virtqueue(struct virtio_device *vdev,
 	vq->index = index;
 	vq->num = num;
 	vq->desc = (struct vring_desc *)ring;
-	vq->avail = (struct vring_avail *)(ring + 16 * num);
-	vq->used = (struct vring_used *)(ring + ALIGN_UP(16 * num +
-		   sizeof(struct vring_avail) + 2 * num + 2, 4));
+	vq->avail = (struct vring_avail *)(ring + avail_offset(num));
+	vq->used = (struct vring_used *)(ring + used_offset(num));
 	for (i = 0; i + 1 < num; i++)
 		vq->desc[i].next = i + 1;
 	vq->num_free = num;
