@@ -78,6 +78,7 @@ struct inode {
 	char *data;			/* ramfs contents */
 	size_t size, capacity;
 	int open_count;			/* open files; vfs_remove refuses */
+	int pin_count;			/* working directories: the same */
 };
 
 struct file {
@@ -95,6 +96,7 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
+void vfs_set_pwd(struct inode **pwd, struct inode *dir);
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),
 	       const void *data);

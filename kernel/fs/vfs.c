@@ -108,12 +108,15 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 	return inode;
 }
 
-/* Called with tree_lock held: is any file under inode open? */
+/*
+ * Called with tree_lock held: is any file under inode open, or any
+ * directory there a working directory?
+ */
 static bool subtree_busy(struct inode *inode)
 {
 	struct inode *child;
 
-	if (inode->open_count)
+	if (inode->open_count || inode->pin_count)
 		return true;
 	list_for_each_entry(child, &inode->children, sibling)
 		if (subtree_busy(child))
@@ -148,6 +151,23 @@ int vfs_remove(struct inode *inode)
 		return -EBUSY;
 	free_subtree(inode);
 	return 0;
+}
+
+/*
+ * Make *pwd dir, holding dir and letting the old one go, as Linux's
+ * set_fs_pwd does: a working directory is not freed under its user,
+ * even when the host removes it from a shared folder.
+ */
+void vfs_set_pwd(struct inode **pwd, struct inode *dir)
+{
+	unsigned long flags = spin_lock_irqsave(&tree_lock);
+
+	if (*pwd)
+		(*pwd)->pin_count--;
+	if (dir)
+		dir->pin_count++;
+	*pwd = dir;
+	spin_unlock_irqrestore(&tree_lock, flags);
 }
 
 /*

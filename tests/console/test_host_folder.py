@@ -120,3 +120,20 @@ def test_no_device_is_said_and_boot_goes_on(k):
         bare.check(bare.run('ls /mnt/host'), "ls: cannot access "
                    "'/mnt/host': No such file or directory\n")
         assert bare.poweroff() == 0
+
+
+def test_host_removes_the_shells_directory(k):
+    os.makedirs(host('gone/deeper'))
+    put('gone/deeper/f', 'f\n')
+    k.check(k.run('cd /mnt/host/gone/deeper'), '')
+    shutil.rmtree(host('gone'))
+    k.run('ls /mnt/host')
+    # New inodes, which would take the memory of freed ones.
+    os.mkdir(host('many'))
+    for i in range(40):
+        put(f'many/file{i:02}', f'{i}\n')
+    assert len(k.run('ls /mnt/host/many').split()) == 40
+    k.check(k.run('pwd'), '/mnt/host/gone/deeper\n')
+    k.check(k.run('cat f'), 'cat: f: No such file or directory\n')
+    k.check(k.run('cd /'), '')
+    assert 'gone' not in k.run('ls /mnt/host').split()
