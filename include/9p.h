@@ -45,7 +45,7 @@ enum p9_msg_t {
 #define P9_NOFID	0xffffffffU
 #define P9_MAXWELEM	16	/* names per Twalk */
 #define P9_HDRSZ	7	/* size[4] type[1] tag[2] */
-#define P9_IOHDRSZ	24	/* a Twrite's or Rread's header, and slack */
+#define P9_IOHDRSZ	24	/* Twrite's or Rread's header, and slack */
 #define P9_QTDIR	0x80
 #define P9_GETATTR_BASIC 0x7ffULL
 #define P9_AT_REMOVEDIR	0x200

@@ -34,7 +34,7 @@ struct vring_avail {
 };
 
 struct vring_used_elem {
-	u32 id;			/* head of the chain the device is done with */
+	u32 id;			/* head of the chain the device did */
 	u32 len;		/* bytes it wrote into the chain */
 };
 
@@ -53,11 +53,11 @@ struct virtqueue {
 	struct vring_desc *desc;
 	struct vring_avail *avail;
 	struct vring_used *used;
-	u16 free_head;		/* the free descriptors are chained from here */
+	u16 free_head;		/* the chain of free descriptors */
 	unsigned int num_free;
 	u16 last_used_idx;	/* the used elements seen so far */
-	spinlock_t lock;	/* the rings, and sleeping for the device */
-	void *token[];		/* per head: what virtqueue_add was given */
+	spinlock_t lock;	/* the rings, and waiting for them */
+	void *token[];		/* per head: virtqueue_add's token */
 };
 
 /* One buffer of a chain: the device reads it, or writes it (in). */

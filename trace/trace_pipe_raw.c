@@ -201,7 +201,7 @@ static u32 raw_put_event(u32 *p, u64 delta, const void *data, u32 len)
 	}
 	if (len > RB_MAX_SMALL_DATA) {
 		*p++ = (u32)delta << 5;		/* type_len 0 */
-		*p++ = len + 4;			/* array[0] counts itself */
+		*p++ = len + 4;		/* array[0] counts itself */
 	} else {
 		*p++ = len / 4 | (u32)delta << 5;
 	}

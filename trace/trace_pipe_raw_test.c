@@ -151,7 +151,8 @@ static void raw_test_page_layout(struct kunit *t)
 	for (i = 0; i < n && i < 3; i++)
 		KUNIT_EXPECT_EQ(t, ev[i].ts, ns[i]);
 	if (n == 3) {
-		KUNIT_EXPECT_EQ(t, ev[0].type_len, 5);	/* 16 + 2 + 2 bytes */
+		/* 16 + 2 + 2 bytes */
+		KUNIT_EXPECT_EQ(t, ev[0].type_len, 5);
 		KUNIT_EXPECT_EQ(t, ev[1].type_len, 0);
 		expect_print(t, &ev[0], "a\n");
 		long_text[LONG_TEXT] = '\n';

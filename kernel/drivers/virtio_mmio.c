@@ -61,7 +61,7 @@
 #define VIRTIO_CONFIG_S_FEATURES_OK	8
 #define VIRTIO_CONFIG_S_FAILED		0x80
 
-#define VIRTQUEUE_NUM			16	/* requests go one at a time */
+#define VIRTQUEUE_NUM	16	/* requests go one at a time */
 
 static struct virtio_device devices[VIRTIO_MMIO_MAX];
 static int nr_devices;

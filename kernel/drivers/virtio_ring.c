@@ -113,7 +113,7 @@ int virtqueue_add(struct virtqueue *vq, const struct vq_buf *bufs,
 	vq->num_free -= n;
 	vq->token[head] = token;
 	vq->avail->ring[vq->avail->idx % vq->num] = head;
-	wmb();			/* the device must see the chain before idx */
+	wmb();		/* the device must see the chain before idx */
 	vq->avail->idx++;
 	spin_unlock_irqrestore(&vq->lock, flags);
 	return 0;
@@ -152,10 +152,10 @@ static void *get_buf_locked(struct virtqueue *vq, u32 *len)
 
 	if (!more_used(vq))
 		return NULL;
-	rmb();			/* the element after the idx that shows it */
+	rmb();		/* the element after the idx that shows it */
 	e = &vq->used->ring[vq->last_used_idx % vq->num];
 	if (e->id >= vq->num)
-		return NULL;	/* a broken device: leave the queue as it is */
+		return NULL;	/* a broken device: leave the queue be */
 	*len = e->len;
 	token = vq->token[e->id];
 	vq->token[e->id] = NULL;

@@ -15,7 +15,7 @@
 #include "string.h"
 
 #define TEST_DIR	"p9_selftest"
-#define BIG		(100 * 1024)	/* more than one message of 64 KiB */
+#define BIG		(100 * 1024)	/* over one 64 KiB message */
 
 static struct p9_client *c;
 static int fids_at_start;
