@@ -2,9 +2,10 @@
  * 9p_test.c: selftests of the virtqueue and the 9P client, on the host
  * folder the test runner shares (tests/run_all.py): messages of every
  * kind there and back, a file larger than one message, the host's
- * errors as errnos, the VFS's files at /mnt/host; and after each, every
- * fid clunked and every descriptor back on the free list. Without a
- * host folder the suite is skipped.
+ * errors as errnos, the VFS's files at /mnt/host, each allocation of
+ * those failing in turn; and after each, every fid clunked and every
+ * descriptor back on the free list. Without a host folder the suite is
+ * skipped.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -13,9 +14,11 @@
 #include "vfs.h"
 #include "mm.h"
 #include "string.h"
+#include "fault_inject.h"
 
 #define TEST_DIR	"p9_selftest"
 #define BIG		(100 * 1024)	/* over one 64 KiB message */
+#define SWEEP_MAX	200	/* allocations the operations may make */
 
 static struct p9_client *c;
 static int fids_at_start;
@@ -189,7 +192,67 @@ static void p9_test_vfs_files(struct kunit *t)
 	expect_all_released(t);
 }
 
+static int count_child(struct inode *child, void *n)
+{
+	(*(int *)n)++;
+	return 0;
+}
+
+/* Create, write, read back and list, as a user would; 0 or an errno. */
+static int vfs_round(void)
+{
+	char buf[16] = "";
+	int children = 0;
+	struct file *f;
+	int err = vfs_write_file("/mnt/host/" TEST_DIR, O_CREAT | O_TRUNC,
+				 "nomem\n");
+
+	if (!err)
+		err = vfs_open(NULL, "/mnt/host/" TEST_DIR, O_RDONLY, &f);
+	if (!err) {
+		err = vfs_read(f, buf, sizeof(buf)) == 6 ? 0 : -EIO;
+		vfs_close(f);
+	}
+	return err ?: vfs_for_each_child(vfs_lookup(NULL, "/mnt/host"),
+					 count_child, &children);
+}
+
+/*
+ * Each allocation of a round fails in turn, kmalloc's then the page
+ * allocator's: the round fails with -ENOMEM or gets through, and no
+ * fid is left behind either way.
+ */
+static void p9_test_nomem(struct kunit *t)
+{
+	struct fault_attr *attrs[] = { &failslab, &fail_page_alloc };
+	unsigned long injected;
+	int i, n, err, children = 0;
+
+	for (i = 0; i < 2; i++) {
+		for (n = 1; n <= SWEEP_MAX; n++) {
+			injected = attrs[i]->injected;
+			fault_attr_set(attrs[i], 100, n, 1);
+			err = vfs_round();
+			fault_attr_set(attrs[i], 0, 1, -1);
+			KUNIT_EXPECT_TRUE(t, !err || err == -ENOMEM ||
+					  err == -ENOSPC);
+			KUNIT_EXPECT_EQ(t, c->fids_live, fids_at_start);
+			if (attrs[i]->injected == injected)
+				break;	/* the round ran through */
+		}
+		KUNIT_EXPECT_TRUE(t, n > 1 && n <= SWEEP_MAX);
+	}
+	KUNIT_EXPECT_EQ(t, vfs_round(), 0);
+	vfs_for_each_child(vfs_lookup(NULL, "/mnt/host"), count_child,
+			   &children);
+	KUNIT_EXPECT_TRUE(t, children > 0);
+	KUNIT_EXPECT_EQ(t, p9_client_unlinkat(c, c->root_fid, TEST_DIR, 0), 0);
+	KUNIT_EXPECT_TRUE(t, !vfs_lookup(NULL, "/mnt/host/" TEST_DIR));
+	expect_all_released(t);
+}
+
 SELFTEST_SUITE_INIT(p9, p9_test_init,
 	KUNIT_CASE(p9_test_round_trip),
 	KUNIT_CASE(p9_test_host_errors),
-	KUNIT_CASE(p9_test_vfs_files));
+	KUNIT_CASE(p9_test_vfs_files),
+	KUNIT_CASE(p9_test_nomem));
