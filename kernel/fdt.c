@@ -1,8 +1,9 @@
 /*
  * fdt.c: a flattened device tree walker. It reads the memory node, the
  * harts under /cpus, timebase-frequency, /chosen/bootargs and the UART,
- * PLIC, test and virtio-mmio devices, into struct boot_info. Nothing of this is
- * hard-coded: QEMU's -m, -smp and -append all arrive through here.
+ * PLIC, test and virtio-mmio devices, into struct boot_info. Nothing of
+ * this is hard-coded: QEMU's -m, -smp and -append all arrive through
+ * here.
  * Every read is checked against the header's block sizes, so a corrupt
  * blob fails with -EINVAL instead of walking off into memory.
  */

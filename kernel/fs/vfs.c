@@ -134,7 +134,10 @@ static void free_subtree(struct inode *inode)
 	kfree(inode);
 }
 
-/* Remove inode and everything under it, unless a file there is open. */
+/*
+ * Remove inode and everything under it, unless a file there is open or
+ * a directory there is a working directory.
+ */
 int vfs_remove(struct inode *inode)
 {
 	unsigned long flags;
@@ -172,8 +175,8 @@ void vfs_set_pwd(struct inode **pwd, struct inode *dir)
 
 /*
  * Remove the children of dir that keep() rejects, with what is under
- * them, unless a file there is open: a directory cached from the host
- * forgets what the host no longer has.
+ * them, unless something there is held (subtree_busy): a directory
+ * cached from the host forgets what the host no longer has.
  */
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),
