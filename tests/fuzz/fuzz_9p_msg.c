@@ -7,9 +7,10 @@
  *   entries or Rlerror) made of fuzzed fields is encoded here, maybe
  *   cut short or with a wrong size, tag or type; the kernel's decoder
  *   must give back every field exactly, or refuse a damaged message.
- * - raw: the rest of the input is a reply as it came; whatever the
- *   decoder reads must lie inside it (the buffer is exactly its size,
- *   so ASan stops any read past it).
+ * - raw: the rest of the input is an Rreaddir as it came (its header
+ *   set right, or not); whatever the decoder reads must lie inside it
+ *   and every name fit its buffer (each exactly its size, so ASan
+ *   stops any access past them).
  */
 #include <stdbool.h>
 #include "fuzz.h"
@@ -211,21 +212,37 @@ out:
 	free(b.data);
 }
 
-/* Any bytes as a reply: reads stay inside, or overflow is set. */
+/*
+ * Any bytes as an Rreaddir, its header made right or not: reads stay
+ * inside, a name fits the buffer given (malloc'd to its exact size, so
+ * ASan sees a byte written past it), or overflow is set.
+ */
 static void raw_mode(struct fuzz_in *in)
 {
+	bool fix_header = fuzz_u8(in) & 1;
+	u32 size = 1 + fuzz_pick(in, 32);
 	u8 *copy = malloc(in->n ? in->n : 1);
+	char *name = malloc(size);
 	struct p9_buf b = { .data = copy, .size = in->n };
 	struct p9_qid qid;
-	char name[16];
 	u64 off;
 
 	memcpy(copy, in->p, in->n);
+	if (fix_header && in->n >= P9_HDRSZ) {
+		copy[0] = in->n;
+		copy[1] = in->n >> 8;
+		copy[2] = in->n >> 16;
+		copy[3] = in->n >> 24;
+		copy[4] = P9_RREADDIR;
+		copy[5] = TAG;
+		copy[6] = 0;
+	}
 	if (!p9_check_reply(&b, in->n, P9_RREADDIR, TAG))
-		while (b.pos < b.size && !p9_parse_dirent(&b, &qid, &off, name,
-							 sizeof(name)))
-			FUZZ_CHECK(strlen(name) < sizeof(name));
+		while (b.pos < b.size &&
+		       !p9_parse_dirent(&b, &qid, &off, name, size))
+			FUZZ_CHECK(strlen(name) < size);
 	FUZZ_CHECK(b.pos <= b.size);
+	free(name);
 	free(copy);
 }
 
