@@ -65,7 +65,7 @@ TRACE_FLAGS :=
 endif
 
 SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
-	   kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
+	   kernel/drivers/*.c kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
 # One trampoline family per build mode: -pg's calling convention in
 # mcount-pg.S, the patchable sites' in mcount-dyn.S (as Kbuild picks
@@ -94,6 +94,9 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/selftest       counts what the tracer does and must not be counted
 #  lib/*                 string and printf run inside tracers
 #  trace/*               the tracer must never trace itself
+#  kernel/drivers/*, kernel/fs/9p*
+#                        virtio and 9P carry trace_pipe_raw to the host:
+#                        traced, a recording would record its own writing
 #  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
 #                        drive and measure the tracer: traced, they would
 #                        count themselves
@@ -102,7 +105,7 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #                        kernel/trace_fixtures.c, which stays traced
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
-	   kernel/selftest.c lib/% trace/% \
+	   kernel/selftest.c lib/% trace/% kernel/drivers/% kernel/fs/9p% \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
 	   trace_cmd fgraph)) \
 	   %_test.c %_selftest.c
@@ -183,8 +186,15 @@ $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
 	$(call check_mcount,$@)
 	$(OBJDUMP) -d $@ > $(B)/kernel.asm
 
+# SHARE=DIR: the host folder DIR is /mnt/host in the guest, a
+# virtio-9p device on virtio-mmio's modern layout (docs/virtio.md).
+SHARE	?=
+SHARE_ARGS = -global virtio-mmio.force-legacy=false \
+	     -fsdev local,id=share,path=$(SHARE),security_model=none \
+	     -device virtio-9p-device,fsdev=share,mount_tag=host
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
-	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)")
+	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)") \
+	    $(if $(SHARE),$(SHARE_ARGS))
 
 # The unused-function check (tests/host/test_unused.py): each source
 # again with a section per function and per object, linked with

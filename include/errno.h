@@ -35,7 +35,9 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define ELOOP		40
 #define ENODATA		61
+#define EPROTO		71
 #define ETIMEDOUT	110
 
 #endif

@@ -9,6 +9,12 @@
 #include "smp.h"
 
 #define BOOTARGS_MAX	256
+#define VIRTIO_MMIO_MAX	8	/* QEMU virt's slots at 0x10001000.. */
+
+struct virtio_mmio_slot {
+	unsigned long base;
+	u32 irq;
+};
 
 struct boot_info {
 	u64 mem_base, mem_size;
@@ -20,6 +26,8 @@ struct boot_info {
 	u32 uart_irq;
 	unsigned long plic_base;
 	unsigned long test_base;	/* sifive,test0: poweroff with status */
+	int nr_virtio_mmio;		/* "virtio,mmio" nodes, in tree order */
+	struct virtio_mmio_slot virtio_mmio[VIRTIO_MMIO_MAX];
 };
 
 extern struct boot_info boot_info;

@@ -31,7 +31,8 @@ struct ring_buffer_event {
 
 enum ring_buffer_type {
 	RINGBUF_TYPE_DATA_TYPE_LEN_MAX = 28,
-	RINGBUF_TYPE_TIME_EXTEND = 30,
+	RINGBUF_TYPE_PADDING,		/* Linux's discarded events */
+	RINGBUF_TYPE_TIME_EXTEND,
 	RINGBUF_TYPE_TIME_STAMP = 31,
 };
 

@@ -50,10 +50,20 @@ struct file_operations {
 
 /*
  * A directory's operations: create makes a regular file for open's
- * O_CREAT. A directory without it refuses new files (-EACCES).
+ * O_CREAT (NULL or an ERR_PTR if it cannot). A directory without it
+ * refuses new files (-EACCES).
+ *
+ * A directory whose entries live elsewhere (9P's, on the host) has
+ * lookup and readdir too, and the tree below it is a cache. lookup
+ * asks whether name is there now: it gets the cached child (or NULL)
+ * in *child and leaves the fresh one there, or returns an errno.
+ * readdir brings the children up to date before they are listed.
  */
 struct inode_operations {
 	struct inode *(*create)(struct inode *dir, const char *name);
+	int (*lookup)(struct inode *dir, const char *name,
+		      struct inode **child);
+	int (*readdir)(struct inode *dir);
 };
 
 struct inode {
@@ -68,6 +78,7 @@ struct inode {
 	char *data;			/* ramfs contents */
 	size_t size, capacity;
 	int open_count;			/* open files; vfs_remove refuses */
+	int pin_count;			/* working directories: the same */
 };
 
 struct file {
@@ -85,8 +96,15 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
+void vfs_set_pwd(struct inode **pwd, struct inode *dir);
+void vfs_prune(struct inode *dir,
+	       bool (*keep)(struct inode *child, const void *data),
+	       const void *data);
 int vfs_path(struct inode *inode, char *buf, size_t size);
-/* fn runs under the tree's spinlock: it must not sleep. */
+/*
+ * fn runs under the tree's spinlock: it must not sleep. A directory
+ * with readdir is brought up to date first.
+ */
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data);
 

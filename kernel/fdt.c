@@ -1,8 +1,9 @@
 /*
  * fdt.c: a flattened device tree walker. It reads the memory node, the
  * harts under /cpus, timebase-frequency, /chosen/bootargs and the UART,
- * PLIC and test devices, into struct boot_info. Nothing of this is
- * hard-coded: QEMU's -m, -smp and -append all arrive through here.
+ * PLIC, test and virtio-mmio devices, into struct boot_info. Nothing of
+ * this is hard-coded: QEMU's -m, -smp and -append all arrive through
+ * here.
  * Every read is checked against the header's block sizes, so a corrupt
  * blob fails with -EINVAL instead of walking off into memory.
  */
@@ -159,6 +160,10 @@ static void node_done(struct boot_info *bi, const struct node *n,
 		bi->plic_base = addr;
 	} else if (compatible_with(n, "sifive,test0")) {
 		bi->test_base = addr;
+	} else if (compatible_with(n, "virtio,mmio") &&
+		   bi->nr_virtio_mmio < VIRTIO_MMIO_MAX) {
+		bi->virtio_mmio[bi->nr_virtio_mmio].base = addr;
+		bi->virtio_mmio[bi->nr_virtio_mmio++].irq = n->irq;
 	}
 }
 

@@ -10,6 +10,7 @@
 #include "smp.h"
 #include "time.h"
 #include "irq.h"
+#include "virtio.h"
 #include "init.h"
 #include "asm/csr.h"
 
@@ -32,6 +33,7 @@ static void devices_init(void)
 	plic_init_hart();
 	plic_enable(boot_info.uart_irq, uart_handle_irq);
 	uart_enable_rx_irq();
+	virtio_mmio_init();
 }
 
 void start_kernel(unsigned long hartid, const void *dtb)

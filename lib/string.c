@@ -244,7 +244,9 @@ const char *strerror_text(int err)
 		{ ENAMETOOLONG, "File name too long" },
 		{ ENOSYS, "Function not implemented" },
 		{ ENOTEMPTY, "Directory not empty" },
+		{ ELOOP, "Too many levels of symbolic links" },
 		{ ENODATA, "No data available" },
+		{ EPROTO, "Protocol error" },
 		{ ETIMEDOUT, "Connection timed out" },
 	};
 	size_t i;

@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import unittest
@@ -182,9 +183,12 @@ def run_selftests(build, smp, icount=False, mode='', suites='', live=False,
     append = f'selftest={suites}' if suites else 'selftest'
     append = with_extra(append, 'ftrace_patch=live' if live else '')
     append = with_extra(append, extra)
+    # The 9p suite needs a host folder; the cost tests' boots stay bare.
+    share = tempfile.TemporaryDirectory(prefix='rvftrace-share-')
     k = harness.Kernel(build, smp=smp, append=append,
                        timeout=SELFTEST_TIMEOUT,
-                       qemu_args=harness.ICOUNT if icount else ())
+                       qemu_args=harness.ICOUNT if icount else
+                       harness.share_args(share.name))
     problem = None
     try:
         k.launch()
@@ -193,6 +197,7 @@ def run_selftests(build, smp, icount=False, mode='', suites='', live=False,
         status, problem = None, str(e)
     finally:
         k.close()
+        share.cleanup()
     results, suite = selftest_cases(k.output, tag)
     failed = any(r.status == 'not ok' for r in results)
     whole = f'selftest[{tag}]'

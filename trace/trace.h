@@ -12,18 +12,12 @@
 #include "ftrace.h"
 #include "ring_buffer.h"
 #include "tracing.h"
+#include "trace_event_ids.h"
 #include "vfs.h"
 #include "asm/csr.h"
 
 /* ---- events --------------------------------------------------------- */
 
-enum trace_type {
-	TRACE_FN = 1,
-	TRACE_STACK,
-	TRACE_PRINT,
-	TRACE_GRAPH_ENT,
-	TRACE_GRAPH_RET,
-};
 
 #define TRACE_FLAG_IRQS_OFF	0x1
 #define TRACE_FLAG_NEED_RESCHED	0x2
@@ -485,5 +479,7 @@ void ftrace_create_files(struct inode *dir);
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
+/* per_cpu/cpuN/trace_pipe_raw (trace/trace_pipe_raw.c) */
+extern const struct file_operations tracing_buffers_fops;
 
 #endif

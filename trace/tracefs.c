@@ -293,7 +293,7 @@ static const char readme_msg[] =
 	"  trace_marker\t\t- Writes into this file go into the buffer\n"
 	"  trace_options\t\t- Set format or modify tracers (noXXX to clear)\n"
 	"  options/\t\t- The same options, one file each, 0 or 1\n"
-	"  per_cpu/cpuN/\t\t- trace, trace_pipe, stats and buffer_size_kb of one CPU\n\n"
+	"  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw, stats and buffer_size_kb of one CPU\n\n"
 	"  set_ftrace_filter\t- echo function name in here to only trace these\n"
 	"\t\t\t  functions\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
@@ -343,6 +343,8 @@ static void create_per_cpu(struct inode *dir)
 			   (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 			   (void *)(cpu + 1));
+		vfs_create(d, "trace_pipe_raw", S_IFREG | 0444,
+			   &tracing_buffers_fops, (void *)(cpu + 1));
 		create_simple(d, "stats", stats_show, NULL, cpu + 1);
 		create_simple(d, "buffer_size_kb", buffer_size_show,
 			      buffer_size_store, cpu + 1);

@@ -108,12 +108,15 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 	return inode;
 }
 
-/* Called with tree_lock held: is any file under inode open? */
+/*
+ * Called with tree_lock held: is any file under inode open, or any
+ * directory there a working directory?
+ */
 static bool subtree_busy(struct inode *inode)
 {
 	struct inode *child;
 
-	if (inode->open_count)
+	if (inode->open_count || inode->pin_count)
 		return true;
 	list_for_each_entry(child, &inode->children, sibling)
 		if (subtree_busy(child))
@@ -131,7 +134,10 @@ static void free_subtree(struct inode *inode)
 	kfree(inode);
 }
 
-/* Remove inode and everything under it, unless a file there is open. */
+/*
+ * Remove inode and everything under it, unless a file there is open or
+ * a directory there is a working directory.
+ */
 int vfs_remove(struct inode *inode)
 {
 	unsigned long flags;
@@ -150,13 +156,57 @@ int vfs_remove(struct inode *inode)
 	return 0;
 }
 
+/*
+ * Make *pwd dir, holding dir and letting the old one go, as Linux's
+ * set_fs_pwd does: a working directory is not freed under its user,
+ * even when the host removes it from a shared folder.
+ */
+void vfs_set_pwd(struct inode **pwd, struct inode *dir)
+{
+	unsigned long flags = spin_lock_irqsave(&tree_lock);
+
+	if (*pwd)
+		(*pwd)->pin_count--;
+	if (dir)
+		dir->pin_count++;
+	*pwd = dir;
+	spin_unlock_irqrestore(&tree_lock, flags);
+}
+
+/*
+ * Remove the children of dir that keep() rejects, with what is under
+ * them, unless something there is held (subtree_busy): a directory
+ * cached from the host forgets what the host no longer has.
+ */
+void vfs_prune(struct inode *dir,
+	       bool (*keep)(struct inode *child, const void *data),
+	       const void *data)
+{
+	struct inode *child, *next;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	flags = spin_lock_irqsave(&tree_lock);
+	list_for_each_entry_safe(child, next, &dir->children, sibling)
+		if (!keep(child, data) && !subtree_busy(child)) {
+			list_del(&child->sibling);
+			list_add_tail(&child->sibling, &gone);
+		}
+	spin_unlock_irqrestore(&tree_lock, flags);
+	list_for_each_entry_safe(child, next, &gone, sibling)
+		free_subtree(child);
+}
+
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data)
 {
-	unsigned long flags = spin_lock_irqsave(&tree_lock);
+	unsigned long flags;
 	struct inode *child;
-	int ret = 0;
+	int ret = dir->iops && dir->iops->readdir ? dir->iops->readdir(dir) : 0;
 
+	if (ret)
+		return ret;
+	flags = spin_lock_irqsave(&tree_lock);
 	list_for_each_entry(child, &dir->children, sibling)
 		if ((ret = fn(child, data)))
 			break;
@@ -197,6 +247,21 @@ static const char *next_component(const char *p, size_t *len)
 	return p;
 }
 
+/* A directory that caches another's entries: ask whether name is there. */
+static int lookup_child(struct inode **dir, const char *name, size_t len,
+			struct inode *child)
+{
+	char buf[NAME_MAX];
+	int err;
+
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	err = (*dir)->iops->lookup(*dir, buf, &child);
+	if (!err)
+		*dir = child;
+	return err;
+}
+
 static int walk_component(struct inode **dir, const char *name, size_t len)
 {
 	unsigned long flags;
@@ -216,6 +281,8 @@ static int walk_component(struct inode **dir, const char *name, size_t len)
 	flags = spin_lock_irqsave(&tree_lock);
 	child = find_child(*dir, name, len);
 	spin_unlock_irqrestore(&tree_lock, flags);
+	if ((*dir)->iops && (*dir)->iops->lookup)
+		return lookup_child(dir, name, len, child);
 	if (!child)
 		return -ENOENT;
 	*dir = child;
@@ -275,6 +342,8 @@ static int create_at(struct inode *cwd, const char *path, struct inode **out)
 	if (!dir->iops || !dir->iops->create)
 		return -EACCES;
 	*out = dir->iops->create(dir, name);
+	if (IS_ERR(*out))
+		return PTR_ERR(*out);
 	return *out ? 0 : -ENOSPC;
 }
 

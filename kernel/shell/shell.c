@@ -29,7 +29,7 @@ struct inode *shell_cwd(void)
 
 void shell_set_cwd(struct inode *dir)
 {
-	cwd = dir;
+	vfs_set_pwd(&cwd, dir);
 }
 
 const struct shell_command *shell_find_command(const char *name)

@@ -39,6 +39,16 @@ _live = set()           # kernels still running, killed if Python exits
 ICOUNT = ['-icount', 'shift=0,sleep=off']
 
 
+def share_args(path, tag='host'):
+    """QEMU's arguments that share the host folder path with the guest
+    as a virtio-9p device, mounted at /mnt/host when tag is 'host'.
+    QEMU 7.2's virtio-mmio offers the legacy layout unless told
+    otherwise; the kernel drives the modern one (docs/virtio.md)."""
+    return ['-global', 'virtio-mmio.force-legacy=false',
+            '-fsdev', f'local,id=share,path={path},security_model=none',
+            '-device', f'virtio-9p-device,fsdev=share,mount_tag={tag}']
+
+
 class KernelError(AssertionError):
     """The kernel crashed, QEMU exited, or an expected output never came."""
 

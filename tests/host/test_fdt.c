@@ -121,6 +121,14 @@ TEST(parses_qemu_virt)
 	EXPECT_EQ(bi.uart_irq, 10);
 	EXPECT_EQ(bi.plic_base, 0xc000000);
 	EXPECT_EQ(bi.test_base, 0x100000);
+	/* virt's virtio-mmio slot n: at 0x10000000 + n * 4 KiB, irq n */
+	EXPECT_EQ(bi.nr_virtio_mmio, 8);
+	for (i = 0; i < bi.nr_virtio_mmio; i++) {
+		EXPECT_EQ(bi.virtio_mmio[i].base & 0xfff, 0);
+		EXPECT_EQ(bi.virtio_mmio[i].irq,
+			  (bi.virtio_mmio[i].base - 0x10000000) >> 12);
+		EXPECT(bi.virtio_mmio[i].irq >= 1 && bi.virtio_mmio[i].irq <= 8);
+	}
 }
 
 TEST(cmdline_words)

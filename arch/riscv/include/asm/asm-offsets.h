@@ -67,7 +67,8 @@
 
 /*
  * What the fast paths build events from: sstatus.SIE, the context
- * word's fields and the event types (trace/trace.h), the event header's
+ * word's fields (trace/trace.h), the event types
+ * (include/trace_event_ids.h), the event header's
  * (include/ring_buffer.h), function_graph's task bits (include/ftrace.h).
  */
 #define FAST_SR_SIE		2
@@ -78,8 +79,8 @@
 #define FAST_CTX_NEED_RESCHED_SHIFT 6
 #define FAST_CTX_HARDIRQ	0x80
 #define FAST_TRACE_FN		1
-#define FAST_TRACE_GRAPH_ENT	4
-#define FAST_TRACE_GRAPH_RET	5
+#define FAST_TRACE_GRAPH_ENT	11
+#define FAST_TRACE_GRAPH_RET	10
 #define FAST_TS_SHIFT		27
 #define FAST_FN_EVENT_BYTES	16	/* header, ctx, ip, parent_ip */
 #define FAST_GRAPH_ENT_BYTES	16	/* header, ctx, func, depth */
