@@ -28,7 +28,10 @@
 #define S_IFMT		0170000
 #define S_IFDIR		0040000
 #define S_IFREG		0100000
+#define S_IFIFO		0010000
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+#define S_IXUSR		0100
+#define S_IXUGO		0111
 #define S_IRUGO		0444
 #define S_IWUGO		0222
 
@@ -75,6 +78,7 @@ struct file {
 	int flags;			/* O_* */
 	size_t pos;
 	void *private;			/* per-open state */
+	int count;			/* holders: get_file, vfs_close */
 };
 
 struct inode *vfs_root(void);
@@ -92,6 +96,8 @@ int vfs_for_each_child(struct inode *dir,
 
 int vfs_open(struct inode *cwd, const char *path, int flags,
 	     struct file **out);
+int vfs_open_inode(struct inode *inode, int flags, struct file **out);
+struct file *get_file(struct file *f);
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
 int vfs_close(struct file *f);
@@ -134,6 +140,9 @@ void simple_show_int(struct seq_buf *s, long data);
  * a void (*)(unsigned long).
  */
 int simple_store_ulong(char *buf, struct file *file, long data);
+
+/* A pipe (kernel/fs/pipe.c): res[0] reads what res[1] writes. */
+int create_pipe_files(struct file *res[2], int flags);
 
 /* ramfs (kernel/fs/ramfs.c): a directory whose files live in memory. */
 struct inode *ramfs_mount(struct inode *parent, const char *name);

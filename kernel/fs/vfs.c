@@ -303,24 +303,17 @@ static void count_open(struct inode *inode, int delta)
 	spin_unlock_irqrestore(&tree_lock, flags);
 }
 
-int vfs_open(struct inode *cwd, const char *path, int flags,
-	     struct file **out)
+/* An open file of inode, which need not be in the tree (a pipe's). */
+int vfs_open_inode(struct inode *inode, int flags, struct file **out)
 {
-	struct inode *inode;
-	struct file *f;
-	int err = vfs_walk(cwd, path, &inode);
+	struct file *f = kzalloc(sizeof(*f));
+	int err = 0;
 
-	if (err == -ENOENT && (flags & O_CREAT))
-		err = create_at(cwd, path, &inode);
-	if (!err)
-		err = may_open(inode, flags);
-	if (err)
-		return err;
-	f = kzalloc(sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	f->inode = inode;
 	f->flags = flags;
+	f->count = 1;
 	count_open(inode, 1);
 	if (inode->fops && inode->fops->open)
 		err = inode->fops->open(inode, f);
@@ -331,6 +324,26 @@ int vfs_open(struct inode *cwd, const char *path, int flags,
 	}
 	*out = f;
 	return 0;
+}
+
+int vfs_open(struct inode *cwd, const char *path, int flags,
+	     struct file **out)
+{
+	struct inode *inode;
+	int err = vfs_walk(cwd, path, &inode);
+
+	if (err == -ENOENT && (flags & O_CREAT))
+		err = create_at(cwd, path, &inode);
+	if (!err)
+		err = may_open(inode, flags);
+	return err ? err : vfs_open_inode(inode, flags, out);
+}
+
+/* One more holder of f: each vfs_close drops one, the last closes it. */
+struct file *get_file(struct file *f)
+{
+	__atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED);
+	return f;
 }
 
 ssize_t vfs_read(struct file *f, char *buf, size_t n)
@@ -349,12 +362,17 @@ ssize_t vfs_write(struct file *f, const char *buf, size_t n)
 	return f->inode->fops->write(f, buf, n);
 }
 
-/* Close f; returns what the file's release said (f is gone either way). */
+/*
+ * Drop a holder of f; the last closes it and returns what the file's
+ * release said (f is gone either way).
+ */
 int vfs_close(struct file *f)
 {
 	struct inode *inode = f->inode;
 	int err = 0;
 
+	if (__atomic_sub_fetch(&f->count, 1, __ATOMIC_ACQ_REL))
+		return 0;
 	if (inode->fops && inode->fops->release)
 		err = inode->fops->release(inode, f);
 	count_open(inode, -1);

@@ -127,7 +127,7 @@ static size_t scan_double(const char *s, size_t i)
 }
 
 /* Copy text[from, to) into the arena, dropping backslash-newlines. */
-static char *save_text(struct sh_lexer *lx, size_t from, size_t to)
+char *sh_save_text(struct sh_lexer *lx, size_t from, size_t to)
 {
 	char *w = sh_arena_alloc(lx->arena, to - from + 1), *p = w;
 	size_t i;
@@ -296,7 +296,7 @@ static void read_heredoc(struct sh_lexer *lx, struct sh_redir *r)
 			break;
 		body_end = lx->pos;
 	}
-	r->body = save_text(lx, start, body_end);
+	r->body = sh_save_text(lx, start, body_end);
 	if (r->body && r->strip_tabs)
 		strip_leading_tabs(r->body);
 }
@@ -330,6 +330,7 @@ static enum sh_token read_token(struct sh_lexer *lx)
 	size_t end, i;
 
 	skip_blanks_and_comment(lx);
+	lx->tok_start = lx->pos;
 	if (!s[lx->pos])
 		return T_EOF;
 	if (s[lx->pos] == '\n') {
@@ -345,7 +346,7 @@ static enum sh_token read_token(struct sh_lexer *lx)
 		ran_out(lx, "unterminated quoted string");
 		return T_EOF;
 	}
-	lx->word = save_text(lx, lx->pos, end);
+	lx->word = sh_save_text(lx, lx->pos, end);
 	count_lines(lx, lx->pos, end);
 	for (i = lx->pos; i < end && s[i] >= '0' && s[i] <= '9'; i++)
 		;

@@ -113,6 +113,7 @@ static struct sh_node *new_node(struct sh_lexer *lx, enum sh_node_type type,
 	n->left = left;
 	n->right = right;
 	n->lineno = lx->lineno;
+	n->arena = lx->arena;
 	return n;
 }
 
@@ -528,11 +529,15 @@ static bool at_list_end(struct sh_lexer *lx)
 /* and_or, then & to put it in the background, or ; */
 static struct sh_node *parse_term(struct sh_lexer *lx, bool *more)
 {
+	size_t start = (sh_peek(lx), lx->tok_start);
 	struct sh_node *n = parse_and_or(lx);
 
 	*more = false;
-	if (n && accept(lx, T_AMP)) {
+	if (n && sh_peek(lx) == T_AMP) {
 		n = new_node(lx, SH_BG, n, NULL);
+		if (n)
+			n->name = sh_save_text(lx, start, lx->tok_start);
+		sh_next(lx);
 		*more = true;
 	} else if (n && accept(lx, T_SEMI)) {
 		*more = true;
@@ -593,4 +598,18 @@ int sh_parse_command(struct sh_lexer *lx, struct sh_node **node)
 		return lx->err;
 	*node = list;
 	return 0;
+}
+
+int sh_parse_program(struct sh_lexer *lx, struct sh_node **node)
+{
+	struct sh_node *n;
+	int err;
+
+	*node = NULL;
+	while (!(err = sh_parse_command(lx, &n)) && n) {
+		*node = seq(lx, *node, n);
+		if (!*node)
+			return lx->err;
+	}
+	return err;
 }

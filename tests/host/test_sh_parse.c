@@ -155,7 +155,7 @@ TEST(lists_and_pipelines)
 {
 	CHECK("a | b | c", "(| (| (cmd a) (cmd b)) (cmd c))");
 	CHECK("a && b || ! c", "(|| (&& (cmd a) (cmd b)) (! (cmd c)))");
-	CHECK("a; b & c", "(; (; (cmd a) (& (cmd b))) (cmd c))");
+	CHECK("a; b & c", "(; (; (cmd a) (& b  (cmd b))) (cmd c))");
 	CHECK("a;\nb", "(cmd a)(cmd b)");
 	CHECK("a |\n b", "(| (cmd a) (cmd b))");
 	CHECK("a &&\n\n b", "(&& (cmd a) (cmd b))");
