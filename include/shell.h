@@ -83,6 +83,8 @@ const struct shell_command *shell_find_command(const char *name);
 int sh_echo(const char *path, bool append, const char *text);
 int sh_cat(struct shell_out *out, const char *who, const char *path);
 char *sh_read_file(const char *path);
+/* A mode as ls -l shows it ("drwxr-xr-x"): s has room for 11 bytes. */
+void sh_mode_string(unsigned int mode, char *s);
 
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);

@@ -53,10 +53,12 @@ struct file_operations {
 
 /*
  * A directory's operations: create makes a regular file for open's
- * O_CREAT. A directory without it refuses new files (-EACCES).
+ * O_CREAT, mkdir a directory like dir. A directory without them
+ * refuses new files and directories, and removals (-EACCES).
  */
 struct inode_operations {
 	struct inode *(*create)(struct inode *dir, const char *name);
+	struct inode *(*mkdir)(struct inode *dir, const char *name);
 };
 
 struct inode {
@@ -89,6 +91,7 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
+int vfs_rename(struct inode *inode, struct inode *dir, const char *name);
 int vfs_path(struct inode *inode, char *buf, size_t size);
 /* fn runs under the tree's spinlock: it must not sleep. */
 int vfs_for_each_child(struct inode *dir,
@@ -144,7 +147,12 @@ int simple_store_ulong(char *buf, struct file *file, long data);
 /* A pipe (kernel/fs/pipe.c): res[0] reads what res[1] writes. */
 int create_pipe_files(struct file *res[2], int flags);
 
-/* ramfs (kernel/fs/ramfs.c): a directory whose files live in memory. */
+/*
+ * ramfs (kernel/fs/ramfs.c): a directory whose files live in memory;
+ * ramfs_dir_ops makes an existing directory one (the root, as Linux's
+ * rootfs).
+ */
 struct inode *ramfs_mount(struct inode *parent, const char *name);
+extern const struct inode_operations ramfs_dir_ops;
 
 #endif

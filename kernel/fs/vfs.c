@@ -150,6 +150,37 @@ int vfs_remove(struct inode *inode)
 	return 0;
 }
 
+/*
+ * Move inode into dir as name, replacing nothing: the name must be
+ * free (-EEXIST), and a directory cannot go under itself (-EINVAL).
+ */
+int vfs_rename(struct inode *inode, struct inode *dir, const char *name)
+{
+	size_t len = strlen(name);
+	unsigned long flags;
+	struct inode *p;
+	int err = 0;
+
+	if (!valid_name(name, len))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&tree_lock);
+	for (p = dir; p && p != inode; p = p->parent)
+		;
+	if (p || inode == root)
+		err = -EINVAL;
+	else if (find_child(dir, name, len))
+		err = -EEXIST;
+	if (!err) {
+		list_del(&inode->sibling);
+		memset(inode->name, 0, sizeof(inode->name));
+		memcpy(inode->name, name, len);
+		inode->parent = dir;
+		list_add_tail(&inode->sibling, &dir->children);
+	}
+	spin_unlock_irqrestore(&tree_lock, flags);
+	return err;
+}
+
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data)
 {
@@ -431,12 +462,15 @@ static const struct file_operations null_fops = {
 };
 
 /*
- * The mount points, which tracefs, debugfs and the sysctls fill later,
+ * The root, a ramfs as Linux's rootfs (the initramfs unpacks there),
+ * the mount points, which tracefs, debugfs and the sysctls fill later,
  * and /dev/null.
  */
 static void vfs_init(void)
 {
 	root = alloc_inode("", 0, S_IFDIR | 0755);
+	if (root)
+		root->iops = &ramfs_dir_ops;
 	if (!root || !ramfs_mount(root, "tmp") ||
 	    !mkdir_path("/sys/kernel/tracing") ||
 	    !mkdir_path("/sys/kernel/debug") || !mkdir_path("/proc/sys/kernel") ||

@@ -269,6 +269,7 @@ int sh_expand_heredoc(struct sh_state *sh, const char *body, char **out);
 /* sh_exec.c */
 int sh_run(struct sh_state *sh, struct sh_node *n);
 int sh_eval_string(struct sh_state *sh, const char *text);
+int sh_run_argv(struct sh_state *sh, int argc, char **argv);
 int sh_run_in_task(struct sh_state *sh, struct sh_node *n, const char *name,
 		   struct file *files[3], int *status);
 struct task *sh_fork(struct sh_state *sh, struct sh_node *n,

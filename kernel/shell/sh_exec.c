@@ -572,7 +572,7 @@ static bool is_special_builtin(const char *name)
 }
 
 /* Run argv, whatever it names: a function, a command, a script file. */
-static int run_argv(struct sh_state *sh, int argc, char **argv)
+int sh_run_argv(struct sh_state *sh, int argc, char **argv)
 {
 	const struct shell_command *cmd;
 	struct sh_func *f;
@@ -623,7 +623,7 @@ static int run_simple(struct sh_state *sh, struct sh_node *n)
 		sh->locals = NULL;
 		status = assign(sh, n->assigns, true);
 		if (!status && !apply_redirs(sh, n->redirs, saved)) {
-			status = run_argv(sh, a.argc, a.argv);
+			status = sh_run_argv(sh, a.argc, a.argv);
 			err = restore_redirs(saved);
 		} else {
 			status = 1;
@@ -639,7 +639,7 @@ static int run_simple(struct sh_state *sh, struct sh_node *n)
 		status = 0;	/* exec's redirections stay */
 		err = 0;
 	} else {
-		status = run_argv(sh, a.argc, a.argv);
+		status = sh_run_argv(sh, a.argc, a.argv);
 		err = restore_redirs(saved);
 	}
 	if (err) {
