@@ -214,6 +214,7 @@ struct sh_state {
 	bool continuing;	/* ... then continue the last one */
 	bool returning;		/* return was run */
 	bool exiting;		/* exit was run, or set -e stopped it */
+	bool aborted;		/* an expansion failed: drop the line */
 	bool interactive;
 	int func_depth;
 	int errexit_off;	/* inside a condition: set -e waits */

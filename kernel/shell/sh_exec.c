@@ -61,7 +61,7 @@ bool sh_check_interrupt(struct sh_state *sh)
 /* Should a list stop before its next command? */
 static bool stopping(struct sh_state *sh)
 {
-	return sh->exiting || sh->returning || sh->breaks ||
+	return sh->exiting || sh->aborted || sh->returning || sh->breaks ||
 	       sh_check_interrupt(sh);
 }
 
@@ -656,7 +656,8 @@ static int run_simple(struct sh_state *sh, struct sh_node *n)
 static bool loop_leaves(struct sh_state *sh)
 {
 	if (!sh->breaks)
-		return sh->exiting || sh->returning || sh_check_interrupt(sh);
+		return sh->exiting || sh->aborted || sh->returning ||
+		       sh_check_interrupt(sh);
 	if (--sh->breaks || !sh->continuing)
 		return true;
 	sh->continuing = false;

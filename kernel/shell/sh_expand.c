@@ -92,14 +92,19 @@ static void xbuf_free(struct xbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* An expansion error: said; a script stops, as POSIX wants. */
+/*
+ * An expansion error: said; a script stops, as POSIX wants, and an
+ * interactive shell drops the rest of the line, as bash does.
+ */
 static void fail(struct expander *x, const char *fmt, const char *arg)
 {
 	if (!x->err)
 		sh_err(fmt, arg);
 	x->err = 1;
 	x->sh->status = 2;
-	if (!x->sh->interactive)
+	if (x->sh->interactive)
+		x->sh->aborted = true;
+	else
 		x->sh->exiting = true;
 }
 
@@ -324,8 +329,8 @@ static void expand_braces(struct expander *x, const char *s, size_t n)
 
 		snprintf(bad, sizeof(bad), "${%.*s}", (int)n, s);
 		fail(x, "sh: %s: bad substitution\n", bad);
-	} else if ((o == '+') != empty) {
-		/* - = ? with a value, + without one: nothing to do */
+	} else if ((o == '+') == empty) {
+		/* - = ? with a value, + without one: the word is not used */
 		if (o != '+')
 			put_value(x, v);
 	} else {

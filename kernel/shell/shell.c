@@ -150,6 +150,7 @@ static void interactive_loop(struct sh_state *sh, bool console_shell)
 
 	while (line && !sh->exiting) {
 		current->sigpending = false;
+		sh->aborted = false;
 		sh_jobs_reap(sh, true);
 		if (t.len)
 			strlcpy(prompt, sh_getvar(sh, "PS2") ?: "> ",
