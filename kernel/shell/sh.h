@@ -276,6 +276,8 @@ int sh_run_in_task(struct sh_state *sh, struct sh_node *n, const char *name,
 struct task *sh_fork(struct sh_state *sh, struct sh_node *n,
 		     struct file *files[3]);
 void sh_inherit_files(struct file *files[3]);
+int sh_wait(struct task *t);
+int sh_task_status(struct sh_state *sh, int status);
 int sh_command_subst(struct sh_state *sh, const char *text, char **out);
 int sh_run_exit_trap(struct sh_state *sh);
 bool sh_check_interrupt(struct sh_state *sh);

@@ -241,6 +241,27 @@ static int restore_redirs(struct file *saved[3])
 
 /* --- tasks -------------------------------------------------------------- */
 
+/*
+ * A foreground task is over: unless Ctrl-C ended it (130), the shell
+ * goes on with its list, as a shell does whose child caught SIGINT.
+ */
+int sh_wait(struct task *t)
+{
+	int status = kthread_wait(t);
+
+	if (status != 130)
+		current->sigpending = false;
+	return status;
+}
+
+/* What a task of the shell ends with: 130 if Ctrl-C stopped it. */
+int sh_task_status(struct sh_state *sh, int status)
+{
+	if (sh->exiting)
+		status = sh->status;
+	return current->sigpending ? 130 : status;
+}
+
 static void child_main(void *arg)
 {
 	struct sh_node *n = arg;
@@ -250,8 +271,7 @@ static void child_main(void *arg)
 	if (sh->exiting)
 		status = sh->status;
 	sh_run_exit_trap(sh);
-	if (sh->exiting)
-		status = sh->status;
+	status = sh_task_status(sh, status);
 	sh_arena_put(n->arena);
 	current->shell = NULL;
 	sh_state_free(sh);
@@ -321,7 +341,7 @@ int sh_run_in_task(struct sh_state *sh, struct sh_node *n, const char *name,
 	if (name)
 		strlcpy(t->comm, name, sizeof(t->comm));
 	kthread_start(t);
-	*status = kthread_wait(t);
+	*status = sh_wait(t);
 	return 0;
 }
 
@@ -398,7 +418,7 @@ static int run_pipeline(struct sh_state *sh, struct sh_node *n)
 	if (next_in)
 		vfs_close(next_in);
 	for (i = 0; i < started; i++)
-		status = kthread_wait(tasks[i]);
+		status = sh_wait(tasks[i]);
 	return started == count ? status : 2;
 }
 
@@ -456,7 +476,7 @@ int sh_command_subst(struct sh_state *sh, const char *text, char **out)
 	}
 	vfs_close(pipe[0]);
 	buf[len] = 0;
-	sh->subst_status = t ? kthread_wait(t) : 0;
+	sh->subst_status = t ? sh_wait(t) : 0;
 	sh_arena_put(arena);
 	*out = buf;
 	return 0;
@@ -832,8 +852,31 @@ static int run_list(struct sh_state *sh, struct sh_node *n)
 	}
 }
 
+static int dispatch(struct sh_state *sh, struct sh_node *n)
+{
+	switch (n->type) {
+	case SH_CMD:
+		return errexit(sh, run_simple(sh, n));
+	case SH_PIPE:
+		return errexit(sh, run_pipeline(sh, n));
+	case SH_FUNC:
+		return define_function(sh, n);
+	case SH_SEQ:
+	case SH_AND:
+	case SH_OR:
+	case SH_NOT:
+	case SH_BG:
+		return run_list(sh, n);
+	default:
+		return with_redirs(sh, n, run_compound);
+	}
+}
+
+/* exit and return set the status themselves: what ran after keeps it. */
 static int run_node(struct sh_state *sh, struct sh_node *n)
 {
+	int status;
+
 	if (stack_low()) {
 		sh_err("sh: commands nested too deeply\n");
 		sh->exiting = !sh->interactive;
@@ -841,22 +884,10 @@ static int run_node(struct sh_state *sh, struct sh_node *n)
 	}
 	if (stopping(sh))
 		return sh->status;
-	switch (n->type) {
-	case SH_CMD:
-		return errexit(sh, run_simple(sh, n));
-	case SH_PIPE:
-		return errexit(sh, run_pipeline(sh, n));
-	case SH_FUNC:
-		return set_status(sh, define_function(sh, n));
-	case SH_SEQ:
-	case SH_AND:
-	case SH_OR:
-	case SH_NOT:
-	case SH_BG:
-		return set_status(sh, run_list(sh, n));
-	default:
-		return set_status(sh, with_redirs(sh, n, run_compound));
-	}
+	status = dispatch(sh, n);
+	if (sh->exiting || sh->returning)
+		return sh->status;
+	return set_status(sh, status);
 }
 
 int sh_run(struct sh_state *sh, struct sh_node *n)

@@ -63,10 +63,8 @@ static void script_main(void *arg)
 	struct sh_state *sh = current->shell;
 
 	sh_eval_string(sh, s->text);
-	if (current->sigpending && !sh->exiting)
-		sh->status = 130;
 	sh_run_exit_trap(sh);
-	s->status = sh->status;
+	s->status = sh_task_status(sh, sh->status);
 	current->shell = NULL;
 	sh_state_free(sh);
 	sh_close_files(current->files);
@@ -113,7 +111,7 @@ static int run_script(char *text, const char *arg0, int argc, char **argv)
 	sh_inherit_files(t->files);
 	t->shell = sh;
 	kthread_start(t);
-	kthread_wait(t);
+	sh_wait(t);
 	return s.status;
 }
 
