@@ -20,6 +20,7 @@ struct boot_info {
 	u32 uart_irq;
 	unsigned long plic_base;
 	unsigned long test_base;	/* sifive,test0: poweroff with status */
+	u64 initrd_start, initrd_end;	/* /chosen/linux,initrd-*: -initrd */
 };
 
 extern struct boot_info boot_info;

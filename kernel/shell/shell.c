@@ -6,7 +6,8 @@
  * console's process group, which the shell and what it runs share;
  * the shell then drops the typed-ahead input up to the Ctrl-C, as a
  * tty flushes its input on an interrupt. `exit` starts a fresh shell,
- * as init respawns a console's getty; a nested `sh` ends there.
+ * as init respawns a console's getty; a nested `sh` ends there. With
+ * rdinit=/path on the command line, that script runs first.
  */
 #include "kernel.h"
 #include "shell.h"
@@ -19,6 +20,7 @@
 #include "mm.h"
 #include "init.h"
 #include "asm/csr.h"
+#include "fdt.h"
 #include "sh.h"
 
 #define CTRL_C		0x03
@@ -217,12 +219,27 @@ int sh_interactive(void)
 	return status;
 }
 
+/* rdinit=/path runs that script first, as Linux runs it as init. */
+static void run_rdinit(void)
+{
+	char path[PATH_MAX];
+	char *argv[] = { path, NULL };
+	int status;
+
+	if (!cmdline_value("rdinit", path, sizeof(path)))
+		return;
+	status = sh_run_script_file(path, 1, argv);
+	if (status)
+		sh_err("sh: %s: exit status %d\n", path, status);
+}
+
 static void shell_main(void *arg)
 {
 	struct sh_state *sh;
 
 	current->pgrp = current->pid;
 	console_set_owner(current);
+	run_rdinit();
 	boot_instret = rdinstret();
 	for (;;) {
 		sh = new_interactive_state();
