@@ -217,6 +217,7 @@ struct sh_state {
 	bool aborted;		/* an expansion failed: drop the line */
 	bool interactive;
 	int func_depth;
+	int task_depth;		/* subshells between it and its script */
 	int errexit_off;	/* inside a condition: set -e waits */
 	struct sh_saved_var *locals;	/* the innermost call's */
 	struct sh_job jobs[SH_MAX_JOBS];

@@ -188,7 +188,7 @@ static int cmd_set(struct shell_out *out, int argc, char **argv)
 	}
 	if (i < argc || !strcmp(argv[i - 1], "--")) {
 		if (sh_set_args(sh, argc - i, argv + i)) {
-			sh_err("sh: out of memory\n");
+			sh_err("sh: %s\n", strerror_text(ENOMEM));
 			return 1;
 		}
 	}
@@ -208,7 +208,7 @@ static int cmd_shift(struct shell_out *out, int argc, char **argv)
 		return 1;
 	}
 	if (sh_set_args(sh, sh->argc - n, sh->argv + n)) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	return 0;
@@ -247,7 +247,7 @@ static int declare(const char *who, int argc, char **argv,
 			err = sh_setvar(sh, name, argv[i] + n + 1);
 		kfree(name);
 		if (err) {
-			sh_err("sh: out of memory\n");
+			sh_err("sh: %s\n", strerror_text(ENOMEM));
 			return 1;
 		}
 	}
@@ -318,7 +318,7 @@ static int cmd_eval(struct shell_out *out, int argc, char **argv)
 	int status;
 
 	if (!text) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	sh->status = 0;
@@ -558,7 +558,7 @@ static int cmd_read(struct shell_out *out, int argc, char **argv)
 	}
 	line = kmalloc(SHELL_LINE_MAX + 2);
 	if (!line) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	n = read_line(line, SHELL_LINE_MAX + 2, raw);
@@ -568,7 +568,7 @@ static int cmd_read(struct shell_out *out, int argc, char **argv)
 				    i < argc ? argv + i : reply) : 0;
 	kfree(line);
 	if (err)
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 	return n > 0 && !err ? 0 : 1;
 }
 SHELL_COMMAND("read", cmd_read, "[-r] [-p PROMPT] [NAME...]: read a line into variables");

@@ -20,6 +20,12 @@
 
 /* Room left on the task's stack below which nesting stops. */
 #define SH_STACK_RESERVE	4096
+/*
+ * Subshells inside subshells (a function that calls itself through
+ * $(...)): each is a task and its stack, so the depth is bounded well
+ * before memory is, and the error unwinds quickly.
+ */
+#define SH_MAX_TASK_DEPTH	64
 
 static int run_node(struct sh_state *sh, struct sh_node *n);
 
@@ -300,12 +306,21 @@ static const char *task_name(struct sh_node *n)
 struct task *sh_fork(struct sh_state *sh, struct sh_node *n,
 		     struct file *files[3])
 {
-	struct sh_state *copy = sh_state_clone(sh);
+	struct sh_state *copy;
 	struct kernel_clone_args args = {
 		.fn = child_main, .arg = n, .name = task_name(n), .cpu = -1,
 	};
-	struct task *t = copy ? kernel_clone(&args) : NULL;
+	struct task *t = NULL;
 
+	if (sh->task_depth >= SH_MAX_TASK_DEPTH) {
+		sh_close_files(files);
+		sh_err("sh: subshells nested too deeply\n");
+		sh->exiting = true;
+		return NULL;
+	}
+	copy = sh_state_clone(sh);
+	if (copy)
+		t = kernel_clone(&args);
 	if (!t) {
 		sh_state_free(copy);
 		sh_close_files(files);
@@ -450,7 +465,7 @@ int sh_command_subst(struct sh_state *sh, const char *text, char **out)
 	if (!buf || create_pipe_files(pipe, 0)) {
 		kfree(buf);
 		sh_arena_put(arena);
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	sh_inherit_files(files);
@@ -524,7 +539,7 @@ static int assign(struct sh_state *sh, struct sh_word *w, bool save)
 		kfree(value);
 	}
 	if (err)
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 	return err ? 1 : 0;
 }
 
@@ -541,7 +556,7 @@ static int call_function(struct sh_state *sh, struct sh_func *f, int argc,
 	if (sh_set_args(sh, argc - 1, argv + 1)) {
 		sh->argc = saved_argc;
 		sh->argv = saved_argv;
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	sh->locals = NULL;
@@ -721,14 +736,14 @@ static int run_for(struct sh_state *sh, struct sh_node *n)
 	for (i = 0; !n->for_in && i < sh->argc; i++) {
 		if (sh_argv_add(&a, sh_strdup(sh->argv[i]))) {
 			sh_argv_free(&a);
-			sh_err("sh: out of memory\n");
+			sh_err("sh: %s\n", strerror_text(ENOMEM));
 			return 1;
 		}
 	}
 	sh->loops++;
 	for (i = 0; i < a.argc; i++) {
 		if (sh_setvar(sh, n->name, a.argv[i])) {
-			sh_err("sh: out of memory\n");
+			sh_err("sh: %s\n", strerror_text(ENOMEM));
 			status = 1;
 			break;
 		}
@@ -789,7 +804,7 @@ static int run_if(struct sh_state *sh, struct sh_node *n)
 static int define_function(struct sh_state *sh, struct sh_node *n)
 {
 	if (sh_define_func(sh, n->name, n->left)) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 1;
 	}
 	return 0;
@@ -907,7 +922,7 @@ int sh_eval_string(struct sh_state *sh, const char *text)
 	int err;
 
 	if (!arena) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return set_status(sh, 1);
 	}
 	sh_lexer_init(&lx, text, false, arena);

@@ -41,7 +41,7 @@ struct expander {
 static void nomem(struct expander *x)
 {
 	if (!x->err)
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 	x->err = 1;
 }
 

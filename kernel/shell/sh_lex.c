@@ -133,7 +133,7 @@ char *sh_save_text(struct sh_lexer *lx, size_t from, size_t to)
 	size_t i;
 
 	if (!w) {
-		sh_lex_failed(lx, -ENOMEM, "out of memory");
+		sh_lex_failed(lx, -ENOMEM, "%s", strerror_text(ENOMEM));
 		return NULL;
 	}
 	for (i = from; i < to; i++) {

@@ -106,7 +106,7 @@ static struct sh_node *new_node(struct sh_lexer *lx, enum sh_node_type type,
 	struct sh_node *n = sh_arena_alloc(lx->arena, sizeof(*n));
 
 	if (!n) {
-		sh_lex_failed(lx, -ENOMEM, "out of memory");
+		sh_lex_failed(lx, -ENOMEM, "%s", strerror_text(ENOMEM));
 		return NULL;
 	}
 	n->type = type;
@@ -122,7 +122,7 @@ static struct sh_word *new_word(struct sh_lexer *lx, char *text)
 	struct sh_word *w = sh_arena_alloc(lx->arena, sizeof(*w));
 
 	if (!w)
-		sh_lex_failed(lx, -ENOMEM, "out of memory");
+		sh_lex_failed(lx, -ENOMEM, "%s", strerror_text(ENOMEM));
 	else
 		w->text = text;
 	return w;
@@ -164,7 +164,7 @@ static struct sh_redir *parse_redir(struct sh_lexer *lx, int fd)
 		return unexpected(lx);
 	r = sh_arena_alloc(lx->arena, sizeof(*r));
 	if (!r) {
-		sh_lex_failed(lx, -ENOMEM, "out of memory");
+		sh_lex_failed(lx, -ENOMEM, "%s", strerror_text(ENOMEM));
 		return NULL;
 	}
 	r->type = redir_type(op);
@@ -367,7 +367,7 @@ static struct sh_case_item *parse_case_item(struct sh_lexer *lx)
 	struct sh_word **tail, *w;
 
 	if (!item) {
-		sh_lex_failed(lx, -ENOMEM, "out of memory");
+		sh_lex_failed(lx, -ENOMEM, "%s", strerror_text(ENOMEM));
 		return NULL;
 	}
 	accept(lx, T_LPAREN);

@@ -196,7 +196,7 @@ static int cmd_sh(struct shell_out *out, int argc, char **argv)
 		return sh_interactive();
 	text = read_stdin_all();
 	if (!text) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return 2;
 	}
 	status = run_script(text, "sh", 0, NULL);

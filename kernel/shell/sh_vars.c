@@ -308,6 +308,7 @@ struct sh_state *sh_state_clone(const struct sh_state *parent)
 	sh->opt_u = parent->opt_u;
 	sh->cwd = parent->cwd;
 	sh->func_depth = parent->func_depth;
+	sh->task_depth = parent->task_depth + 1;
 	if (!sh->arg0 || clone_vars(sh, parent) ||
 	    clone_funcs(sh, parent) ||
 	    sh_set_args(sh, parent->argc, parent->argv)) {

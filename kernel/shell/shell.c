@@ -97,7 +97,7 @@ static bool typed_add(struct typed *t, const char *line)
 	if (size != t->size) {
 		bigger = kmalloc(size);
 		if (!bigger) {
-			sh_err("sh: out of memory\n");
+			sh_err("sh: %s\n", strerror_text(ENOMEM));
 			return false;
 		}
 		memcpy(bigger, t->text, t->len);
@@ -124,7 +124,7 @@ static bool run_typed(struct sh_state *sh, const char *text)
 	int err;
 
 	if (!arena) {
-		sh_err("sh: out of memory\n");
+		sh_err("sh: %s\n", strerror_text(ENOMEM));
 		return true;
 	}
 	sh_lexer_init(&lx, text, true, arena);

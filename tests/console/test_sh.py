@@ -32,6 +32,8 @@ def test_pipelines(k):
     k.check(k.run('cat /sys/kernel/tracing/available_tracers | wc -w'), '3\n')
     # head stops reading; yes is stopped by the pipe (EPIPE), not forever
     k.check(k.run('yes | head -2'), 'y\ny\n')
+    # the reader is asleep on the empty pipe when the writer ends
+    k.check(k.run('sleep 0.3 | cat; echo eof'), 'eof\n')
     k.check(k.run('echo x | false; echo $?'), '1\n')
     k.check(k.run('false | true; echo $?'), '0\n')
     k.check(k.run('! true; echo $?'), '1\n')
