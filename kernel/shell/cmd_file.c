@@ -69,17 +69,20 @@ static int echo_options(int argc, char **argv, bool *newline, bool *escapes)
 
 /*
  * The whole line goes out in one write: tracefs parses writes whole.
+ * A short line is built on the stack, so that echo into a tracefs file
+ * fails only where the file does, never for want of its own buffer.
  */
 static int cmd_echo(struct shell_out *out, int argc, char **argv)
 {
 	bool newline = true, escapes = false, go_on = true;
 	int i, first = echo_options(argc, argv, &newline, &escapes);
 	size_t size = 2, len = 0, n;
-	char *line;
+	char small[256], *line = small;
 
 	for (i = first; i < argc; i++)
 		size += strlen(argv[i]) + 1;
-	line = kmalloc(size);
+	if (size > sizeof(small))
+		line = kmalloc(size);
 	if (!line) {
 		sh_err("echo: %s\n", strerror_text(ENOMEM));
 		return 1;
@@ -96,7 +99,8 @@ static int cmd_echo(struct shell_out *out, int argc, char **argv)
 	if (newline && go_on)
 		line[len++] = '\n';
 	sh_write(out, line, len);
-	kfree(line);
+	if (line != small)
+		kfree(line);
 	return 0;
 }
 SHELL_COMMAND("echo", cmd_echo, "[-neE] [ARG...]: print the words (-n: no newline, -e: escapes)");

@@ -250,7 +250,7 @@ static int count_input(struct input *in, struct counts *c, char *buf)
 	return n < 0 && n != -EINTR;
 }
 
-/* GNU's columns: one count alone bare, several at width 7. */
+/* One count alone is bare, several are at width 7, as GNU's for a pipe. */
 static void print_counts(struct shell_out *out, const struct counts *c,
 			 const char *opts, const char *name)
 {
@@ -261,7 +261,7 @@ static void print_counts(struct shell_out *out, const struct counts *c,
 	for (i = 0; i < 3; i++) {
 		if (!strchr(opts, "lwc"[i]))
 			continue;
-		sh_printf(out, shown > 1 || name ? "%s%7lu" : "%s%lu",
+		sh_printf(out, shown > 1 ? "%s%7lu" : "%s%lu",
 			  printed++ ? " " : "", v[i]);
 	}
 	sh_printf(out, name ? " %s\n" : "\n", name);

@@ -247,3 +247,58 @@ def test_scripts(k):
     k.run("printf 'helper() { echo helped; }\\n' > /tmp/lib.sh")
     k.check(k.run('. /tmp/lib.sh; helper'), 'helped\n')
     k.check(k.run('export E=exported; sh -c "echo \\$E"'), 'exported\n')
+
+
+# --- the utilities next to the shell ---------------------------------------
+
+def test_file_utilities(k):
+    k.check(k.run('cd /tmp; mkdir -p d/e; touch d/e/f; ls d/e; mv d/e/f d/g; '
+                  'ls d; cp d/g d/h; rm d/g; ls -a d; cd /'),
+            'f\ne\ng\n.\n..\ne\nh\n')
+    k.check(k.run('rmdir /tmp/d'), "rmdir: '/tmp/d': Directory not empty\n")
+    k.check(k.run('rm -r /tmp/d; ls /tmp/d'),
+            "ls: cannot access '/tmp/d': No such file or directory\n")
+    k.check(k.run('rm /sys/kernel/tracing/trace'),
+            "rm: can't remove '/sys/kernel/tracing/trace': "
+            'Permission denied\n')
+    k.check(k.run('mkdir /sys/x'),
+            "mkdir: can't create directory '/sys/x': Permission denied\n")
+    k.check(k.run('printf abc > /tmp/s; chmod 640 /tmp/s; '
+                  "stat -c '%n %s %a %A %F' /tmp/s"),
+            '/tmp/s 3 640 -rw-r----- regular file\n')
+    out = k.run('t=$(mktemp); d=$(mktemp -d); [ -f $t ] && [ -d $d ] && '
+                'echo $t $d')
+    assert re.fullmatch(r'/tmp/tmp\.\w{10} /tmp/tmp\.\w{10}\n', out), out
+
+
+def test_stream_utilities(k):
+    k.check(k.run('seq 3 | tee /tmp/tee | wc -l; cat /tmp/tee'),
+            '3\n1\n2\n3\n')
+    k.check(k.run('printf "a b\\nc\\n" | wc; wc -c /tmp/tee'),
+            '      2       3       6\n6 /tmp/tee\n')
+    k.check(k.run('seq 10 | tail -n +9; seq -s , 3 3 9'), '9\n10\n3,6,9\n')
+    k.check(k.run('cat - < /tmp/tee | head -n 1'), '1\n')
+    k.type('tail -f /tmp/tee\r')
+    k.expect(r'3\n')
+    time.sleep(0.3)
+    k.type(CTRL_C)
+    k.read_until_prompt(timeout=10)
+    k.check(k.run('env X=1 sh -c "echo \\$X"; env X=2 env | while read -r l;'
+                  ' do case $l in X=*) echo $l;; esac; done; echo "[$X]"'),
+            '1\nX=2\n[]\n')
+    k.check(k.run('which cat nosuch; echo $?'), 'cat\n1\n')
+
+
+def test_system_utilities(k):
+    assert re.fullmatch(r'\d+\n', k.run('nproc')), k.tail()
+    k.check(k.run('id; id -u'), 'uid=0(root) gid=0(root) groups=0(root)\n0\n')
+    assert re.fullmatch(r'1970-01-01 \d\d:\d\d:\d\d\n',
+                        k.run("date '+%F %T'")), k.tail()
+    out = k.run('time sleep 0.2')
+    assert re.fullmatch(r'real\t0m 0\.[23]\ds\n', out), out
+    # the message is on the console too, as printk puts it
+    out = k.run('echo from-the-shell > /dev/kmsg; dmesg | tail -n 1 | '
+                'while read -r stamp time msg; do echo $msg; done')
+    assert out.endswith(']from-the-shell\n') or \
+        out.endswith('\nfrom-the-shell\n'), out
+    k.check(k.run('sleep x'), "sleep: invalid number 'x'\n")
