@@ -332,9 +332,13 @@ void sh_state_free(struct sh_state *sh)
 		sh->funcs = f->next;
 		free_func(f);
 	}
-	for (i = 0; i < SH_MAX_JOBS; i++)
-		if (sh->jobs[i].task)
-			sh_job_wait(sh, &sh->jobs[i]);
+	/* nothing would reap a job its shell leaves: it stops with it */
+	for (i = 0; i < SH_MAX_JOBS; i++) {
+		if (!sh->jobs[i].task)
+			continue;
+		kill_pid(sh->jobs[i].pid);
+		sh_job_wait(sh, &sh->jobs[i]);
+	}
 	sh_free_args(sh->argc, sh->argv);
 	kfree(sh->arg0);
 	kfree(sh->trap_exit);
