@@ -134,7 +134,7 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run test fuzz help clean deps debug bench stress asan-bins \
+.PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
 	fuzz-bins trace-demo mutate FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
@@ -194,7 +194,8 @@ SHARE_ARGS = -global virtio-mmio.force-legacy=false \
 	     -device virtio-9p-device,fsdev=share,mount_tag=host
 QEMU_ARGS = -machine virt -smp $(SMP) -m $(MEM) -nographic -bios default \
 	    -kernel $(B)/kernel.elf $(if $(APPEND),-append "$(APPEND)") \
-	    $(if $(SHARE),$(SHARE_ARGS))
+	    $(if $(SHARE),$(SHARE_ARGS)) \
+	    $(if $(INITRD),-initrd $(INITRD))
 
 # The unused-function check (tests/host/test_unused.py): each source
 # again with a section per function and per object, linked with
@@ -231,6 +232,12 @@ $(GC)/probe.removed: $(GC_OBJS) $(GC_PROBE) $(OBJS_FILE) $(B)/kallsyms0.o \
 
 run: deps $(B)/kernel.elf
 	$(QEMU) $(QEMU_ARGS)
+
+# `make initrd DIR=folder`: a cpio archive of it for `make run INITRD=...`
+initrd:
+	$(Q)test -n "$(DIR)" || { echo "usage: make initrd DIR=folder [OUT=file]"; exit 2; }
+	$(Q)mkdir -p $(B)
+	$(PYTHON) scripts/mkinitramfs.py $(DIR) $(or $(OUT),$(B)/initrd.cpio)
 
 debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
@@ -349,7 +356,8 @@ stress: deps $(B)/kernel.elf
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
-	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=...)"
+	@echo "  run            boot in QEMU (SMP=$(SMP) MEM=$(MEM) APPEND=... INITRD=file)"
+	@echo "  initrd         DIR=folder: a cpio archive of it, build/initrd.cpio"
 	@echo "  test           host tests (also under ASan+UBSan), short fuzz"
 	@echo "                 runs, selftests and console tests"
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"

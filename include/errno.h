@@ -30,6 +30,7 @@
 #define ENFILE		23
 #define ENOSPC		28
 #define ESPIPE		29
+#define EPIPE		32
 #define EROFS		30
 #define ERANGE		34
 #define ENAMETOOLONG	36

@@ -28,6 +28,7 @@ struct boot_info {
 	unsigned long test_base;	/* sifive,test0: poweroff with status */
 	int nr_virtio_mmio;		/* "virtio,mmio" nodes, in tree order */
 	struct virtio_mmio_slot virtio_mmio[VIRTIO_MMIO_MAX];
+	u64 initrd_start, initrd_end;	/* /chosen/linux,initrd-*: -initrd */
 };
 
 extern struct boot_info boot_info;

@@ -14,6 +14,7 @@ extern char _text[], _etext[], _rodata[], _erodata[], _data[], _bss[],
 	    _ebss[], _kallsyms[], _end[];
 
 void page_alloc_init(unsigned long start, unsigned long end);
+void *page_alloc_reserve(unsigned long start, unsigned long end);
 void *alloc_pages(unsigned long n);
 void *alloc_page(void);
 unsigned long alloc_pages_bulk(unsigned long n, void **pages);

@@ -10,7 +10,8 @@
 
 /*
  * Read one line from the console into line (size bytes, NUL included),
- * echoing and editing it. Returns its length; -EINTR for Ctrl-C; or,
+ * echoing and editing it. Returns its length; -EINTR for Ctrl-C;
+ * -ENODATA for Ctrl-D on an empty line (the end of input); or,
  * for a line not to be run, -E2BIG if it did not fit and -EINVAL if it
  * holds a control byte.
  */

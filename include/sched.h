@@ -47,7 +47,7 @@ struct task {
 	int cpu;			/* CPU it runs or last ran on */
 	unsigned long cpus_allowed;	/* bit mask of CPUs */
 	bool stopper;			/* stop_machine's: runs first */
-	bool sigpending;		/* Ctrl-C seen for this task */
+	bool sigpending;		/* Ctrl-C or kill seen for this task */
 	void *stack;			/* THREAD_SIZE bytes */
 	void *chan;			/* what it sleeps on */
 	int exit_code;
@@ -66,6 +66,11 @@ struct task {
 	unsigned long trace_overrun;
 	int tracing_graph_pause;
 	u64 ftrace_timestamp;
+
+	/* the shell's: after the fields the assembly reads */
+	int pgrp;			/* process group: Ctrl-C stops all of it */
+	struct file *files[3];		/* stdin, stdout, stderr; NULL: console */
+	void *shell;			/* the shell state it runs (kernel/shell/) */
 };
 
 static inline struct task *current_task(void)
@@ -112,6 +117,19 @@ static inline void preempt_enable(void)
 		preempt_schedule();
 }
 
+/*
+ * What a new task runs and where: Linux's kernel_clone() takes the
+ * flags of clone(2) instead, and wakes the task; here kthread_start
+ * does. The task inherits its creator's process group.
+ */
+struct kernel_clone_args {
+	void (*fn)(void *);
+	void *arg;
+	const char *name;
+	int cpu;			/* -1: any */
+};
+
+struct task *kernel_clone(const struct kernel_clone_args *args);
 struct task *kthread_create(void (*fn)(void *), void *arg, const char *name);
 struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 				   const char *name, int cpu);
@@ -123,6 +141,14 @@ void sleep_on(void *chan, spinlock_t *lock);
 void wake_up(void *chan);
 void wake_up_task(struct task *t);
 void msleep(unsigned long ms);
+
+/*
+ * Ask a task (kill_pid) or a process group (kill_pgrp, what Ctrl-C
+ * does to the console's) to stop: sigpending is set, a sleeper woken.
+ * kill_pid returns -ESRCH when no task has that pid.
+ */
+int kill_pid(int pid);
+void kill_pgrp(int pgrp);
 
 int for_each_task(int (*fn)(struct task *t, void *data), void *data);
 void sched_register_task_hook(void (*on_create)(struct task *t),

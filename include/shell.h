@@ -14,14 +14,26 @@ struct inode;
 #define SHELL_LINE_MAX	4096
 
 /*
- * A command's standard output: the console, or the file that `>` or
- * `>>` opened. The first failed write is kept in error and ends output;
- * the shell reports it as bash does ("sh: write error: ...").
+ * A command's standard output: the console, or the file (a redirect's,
+ * a pipe) in the task's file table. The first failed write is kept in
+ * error and ends output; the shell reports it as bash does ("sh: write
+ * error: ..."), except a pipe whose reader has gone (EPIPE), which
+ * ends the command quietly, as SIGPIPE does.
  */
 struct shell_out {
 	struct file *file;	/* NULL: the console */
 	int error;
 };
+
+/*
+ * Read up to n bytes of the running command's standard input (the
+ * console, a file opened with <, a pipe or a here-document): the
+ * bytes read, 0 at end of file, or a negative errno (-EINTR once
+ * Ctrl-C was pressed).
+ */
+ssize_t sh_read_stdin(char *buf, size_t n);
+/* Has Ctrl-C (or kill) asked the running command to stop? */
+bool sh_interrupted(void);
 
 /*
  * A redirect's file: opened as `> path` (append: `>> path`) opens it,
@@ -35,7 +47,7 @@ int sh_close_output(struct shell_out *out);
 void sh_write(struct shell_out *out, const char *buf, size_t n);
 void sh_puts(struct shell_out *out, const char *s);
 void sh_printf(struct shell_out *out, const char *fmt, ...) __printf(2, 3);
-/* Standard error: always the console, never redirected. */
+/* Standard error: the task's (2> redirects it), else the console. */
 void sh_err(const char *fmt, ...) __printf(1, 2);
 
 /*
@@ -71,9 +83,14 @@ const struct shell_command *shell_find_command(const char *name);
 int sh_echo(const char *path, bool append, const char *text);
 int sh_cat(struct shell_out *out, const char *who, const char *path);
 char *sh_read_file(const char *path);
+/* A mode as ls -l shows it ("drwxr-xr-x"): s has room for 11 bytes. */
+void sh_mode_string(unsigned int mode, char *s);
 
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);
 void shell_set_cwd(struct inode *dir);
+
+/* A nested interactive shell on the console, until exit or Ctrl-D. */
+int sh_interactive(void);
 
 #endif

@@ -28,7 +28,10 @@
 #define S_IFMT		0170000
 #define S_IFDIR		0040000
 #define S_IFREG		0100000
+#define S_IFIFO		0010000
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+#define S_IXUSR		0100
+#define S_IXUGO		0111
 #define S_IRUGO		0444
 #define S_IWUGO		0222
 
@@ -50,8 +53,9 @@ struct file_operations {
 
 /*
  * A directory's operations: create makes a regular file for open's
- * O_CREAT (NULL or an ERR_PTR if it cannot). A directory without it
- * refuses new files (-EACCES).
+ * O_CREAT (NULL or an ERR_PTR if it cannot), mkdir a directory like
+ * dir. A directory without them refuses new files and directories, and
+ * removals (-EACCES).
  *
  * A directory whose entries live elsewhere (9P's, on the host) has
  * lookup and readdir too, and the tree below it is a cache. lookup
@@ -61,6 +65,7 @@ struct file_operations {
  */
 struct inode_operations {
 	struct inode *(*create)(struct inode *dir, const char *name);
+	struct inode *(*mkdir)(struct inode *dir, const char *name);
 	int (*lookup)(struct inode *dir, const char *name,
 		      struct inode **child);
 	int (*readdir)(struct inode *dir);
@@ -86,6 +91,7 @@ struct file {
 	int flags;			/* O_* */
 	size_t pos;
 	void *private;			/* per-open state */
+	int count;			/* holders: get_file, vfs_close */
 };
 
 struct inode *vfs_root(void);
@@ -100,6 +106,7 @@ void vfs_set_pwd(struct inode **pwd, struct inode *dir);
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),
 	       const void *data);
+int vfs_rename(struct inode *inode, struct inode *dir, const char *name);
 int vfs_path(struct inode *inode, char *buf, size_t size);
 /*
  * fn runs under the tree's spinlock: it must not sleep. A directory
@@ -110,6 +117,8 @@ int vfs_for_each_child(struct inode *dir,
 
 int vfs_open(struct inode *cwd, const char *path, int flags,
 	     struct file **out);
+int vfs_open_inode(struct inode *inode, int flags, struct file **out);
+struct file *get_file(struct file *f);
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
 int vfs_close(struct file *f);
@@ -153,7 +162,15 @@ void simple_show_int(struct seq_buf *s, long data);
  */
 int simple_store_ulong(char *buf, struct file *file, long data);
 
-/* ramfs (kernel/fs/ramfs.c): a directory whose files live in memory. */
+/* A pipe (kernel/fs/pipe.c): res[0] reads what res[1] writes. */
+int create_pipe_files(struct file *res[2], int flags);
+
+/*
+ * ramfs (kernel/fs/ramfs.c): a directory whose files live in memory;
+ * ramfs_dir_ops makes an existing directory one (the root, as Linux's
+ * rootfs).
+ */
 struct inode *ramfs_mount(struct inode *parent, const char *name);
+extern const struct inode_operations ramfs_dir_ops;
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * fdt.c: a flattened device tree walker. It reads the memory node, the
- * harts under /cpus, timebase-frequency, /chosen/bootargs and the UART,
- * PLIC, test and virtio-mmio devices, into struct boot_info. Nothing of
- * this is hard-coded: QEMU's -m, -smp and -append all arrive through
- * here.
+ * harts under /cpus, timebase-frequency, /chosen/bootargs and the
+ * initrd's bounds (linux,initrd-start and -end), the UART, PLIC, test
+ * and virtio-mmio devices, into struct boot_info. Nothing of this is
+ * hard-coded: QEMU's -m, -smp and -append all arrive through here.
  * Every read is checked against the header's block sizes, so a corrupt
  * blob fails with -EINVAL instead of walking off into memory.
  */
@@ -190,6 +190,18 @@ static int begin_node(struct cursor *c, struct node *n)
 	return advance(c, len + 1) ? 0 : -EINVAL;
 }
 
+/* The initrd's bounds are one or two cells, as QEMU writes either. */
+static void chosen_prop(struct boot_info *bi, const char *name,
+			const u8 *val, u32 len)
+{
+	if (!strcmp(name, "bootargs") && is_string(val, len))
+		strlcpy(bi->bootargs, (const char *)val, sizeof(bi->bootargs));
+	else if (!strcmp(name, "linux,initrd-start") && (len == 4 || len == 8))
+		bi->initrd_start = read_cells(val, len / 4);
+	else if (!strcmp(name, "linux,initrd-end") && (len == 4 || len == 8))
+		bi->initrd_end = read_cells(val, len / 4);
+}
+
 /* A property: its value lies in the block, its name in the strings. */
 static int property(struct cursor *c, struct node *stack, int depth,
 		    struct boot_info *bi)
@@ -213,9 +225,8 @@ static int property(struct cursor *c, struct node *stack, int depth,
 	name = c->strings + nameoff;
 	prop(&stack[depth], name, val, len);
 	/* Depth 1 is the root node, so its child /chosen is at depth 2. */
-	if (depth == 2 && !strcmp(stack[2].name, "chosen") &&
-	    !strcmp(name, "bootargs") && is_string(val, len))
-		strlcpy(bi->bootargs, (const char *)val, sizeof(bi->bootargs));
+	if (depth == 2 && !strcmp(stack[2].name, "chosen"))
+		chosen_prop(bi, name, val, len);
 	if (name[0] == 't' && !strcmp(name, "timebase-frequency") && len == 4)
 		bi->timebase = be32(val);
 	return 0;

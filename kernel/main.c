@@ -49,6 +49,9 @@ void start_kernel(unsigned long hartid, const void *dtb)
 	banner();
 	page_alloc_init((unsigned long)_end,
 			boot_info.mem_base + boot_info.mem_size);
+	if (boot_info.initrd_end > boot_info.initrd_start &&
+	    !page_alloc_reserve(boot_info.initrd_start, boot_info.initrd_end))
+		boot_info.initrd_end = boot_info.initrd_start = 0;
 	mmu_init(boot_info.mem_base, boot_info.mem_size);
 	mmu_enable();			/* text is read+execute from here on */
 	trap_init();

@@ -51,6 +51,31 @@ void page_alloc_init(unsigned long start, unsigned long end)
 	hint = map_pages;
 }
 
+/*
+ * Keep [start, end) from the allocator, as Linux's memblock_reserve
+ * keeps the initrd that the boot loader put in RAM; free_pages gives
+ * the pages back once it is unpacked. Returns the first page, or NULL
+ * if the range is not in the allocator's memory.
+ */
+void *page_alloc_reserve(unsigned long start, unsigned long end)
+{
+	unsigned long i, n;
+
+	start = ALIGN_DOWN(start, PAGE_SIZE);
+	end = ALIGN_UP(end, PAGE_SIZE);
+	if (start < base || end > base + npages * PAGE_SIZE || start >= end)
+		return NULL;
+	i = (start - base) / PAGE_SIZE;
+	n = (end - start) / PAGE_SIZE;
+	for (; n; i++, n--) {
+		if (!page_used(i)) {
+			mark(i, 1, true);
+			nfree--;
+		}
+	}
+	return (void *)start;
+}
+
 /* First fit from hint, then from 0; a free word is 64 pages at once. */
 static long find_run(unsigned long n)
 {

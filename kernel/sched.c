@@ -270,11 +270,12 @@ void kthread_entry(void)
 	kthread_exit(0);
 }
 
-struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
-				   const char *name, int cpu)
+/* Every task is made here: the shell's subshells and pipeline stages too. */
+struct task *kernel_clone(const struct kernel_clone_args *args)
 {
 	struct task *t = kzalloc(sizeof(*t));
 	unsigned long flags;
+	int cpu = args->cpu;
 
 	if (!t)
 		return NULL;
@@ -283,9 +284,10 @@ struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 		kfree(t);
 		return NULL;
 	}
-	strlcpy(t->comm, name, sizeof(t->comm));
-	t->fn = fn;
-	t->arg = arg;
+	strlcpy(t->comm, args->name, sizeof(t->comm));
+	t->fn = args->fn;
+	t->arg = args->arg;
+	t->pgrp = current->pgrp;
 	t->ctx.ra = (unsigned long)ret_from_fork;
 	t->ctx.sp = (unsigned long)t->stack + THREAD_SIZE;
 	t->preempt_count = 1;	/* dropped by schedule_tail */
@@ -301,6 +303,16 @@ struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 	if (task_create_hook)
 		task_create_hook(t);
 	return t;
+}
+
+struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
+				   const char *name, int cpu)
+{
+	struct kernel_clone_args args = {
+		.fn = fn, .arg = arg, .name = name, .cpu = cpu,
+	};
+
+	return kernel_clone(&args);
 }
 
 struct task *kthread_create(void (*fn)(void *), void *arg, const char *name)
@@ -351,6 +363,42 @@ int kthread_wait(struct task *t)
 	return code;
 }
 
+
+/* Under rq_lock: mark t and wake it, so that a sleeper sees the mark. */
+static void signal_task_locked(struct task *t)
+{
+	t->sigpending = true;
+	if (t->state == TASK_SLEEPING)
+		enqueue_locked(t);
+}
+
+int kill_pid(int pid)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	struct task *t;
+	int err = -ESRCH;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pid == pid && pid && t->state != TASK_DEAD) {
+			signal_task_locked(t);
+			err = 0;
+		}
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	return err;
+}
+
+void kill_pgrp(int pgrp)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pgrp == pgrp && t->state != TASK_DEAD)
+			signal_task_locked(t);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+}
 
 /* Call fn on every task (idle tasks included) until it returns nonzero. */
 int for_each_task(int (*fn)(struct task *t, void *data), void *data)

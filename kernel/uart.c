@@ -1,7 +1,8 @@
 /*
  * uart.c: the ns16550a console. Output is polled (so an oops always gets
  * out); input arrives by the RX interrupt (through the PLIC) into a ring
- * that console_getc() sleeps on. Ctrl-C marks the console's owner task.
+ * that console_getc() sleeps on. Ctrl-C marks the console owner's process
+ * group (kill_pgrp), as a tty signals its foreground process group.
  * A full ring throttles input, as a Linux tty does: the RX interrupt is
  * masked, so further bytes wait in the UART (and QEMU's stdin behind
  * it) until a reader makes room. None are dropped, and a Ctrl-C behind
@@ -130,8 +131,10 @@ static bool rx_full(void)
 static void rx_push(char c)
 {
 	if (c == 3 && console_owner) {
-		console_owner->sigpending = true;
-		wake_up_task(console_owner);
+		if (console_owner->pgrp)
+			kill_pgrp(console_owner->pgrp);
+		else
+			kill_pid(console_owner->pid);
 	}
 	rx_ring[rx_head] = c;
 	rx_head = (rx_head + 1) % RX_RING;

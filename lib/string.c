@@ -243,6 +243,7 @@ const char *strerror_text(int err)
 		{ ERANGE, "Numerical result out of range" },
 		{ ENAMETOOLONG, "File name too long" },
 		{ ENOSYS, "Function not implemented" },
+		{ EPIPE, "Broken pipe" },
 		{ ENOTEMPTY, "Directory not empty" },
 		{ ELOOP, "Too many levels of symbolic links" },
 		{ ENODATA, "No data available" },

@@ -14,7 +14,9 @@ patching mode, ftrace_patch=live), one result per case line; (d) each
 console test module
 tests/console/test_*.py on each of its SMP configurations, one result
 per test function (a module may set SMP, APPEND and QEMU_ARGS for its
-kernel); (e) with --mutants, a sample of scripts/mutate.py's mutants,
+kernel); (f) the script suite, tests/scripts/*.tc packed into an
+initramfs and run in the guest by its ftracetest.sh on 1 and 4 CPUs,
+one result per script (scripts/NAME.tc[smpN]); (e) with --mutants, a sample of scripts/mutate.py's mutants,
 one result each (mutant/NAME: ok when a test killed it). Independent
 QEMUs run in parallel. A binary that
 was not built (no clang for the sanitized ones) is a skipped result.
@@ -288,6 +290,62 @@ def run_console_module(path, smp, functions=None, extra=''):
     return results
 
 
+# --- (f) the script suite ----------------------------------------------------
+
+SCRIPTS_DIR = os.path.join(ROOT, 'tests', 'scripts')
+SCRIPTS_TIMEOUT = 600
+SCRIPT_VERDICT = re.compile(r'^\[(\d+)\] (.*)\t\[(PASS|FAIL|UNSUPPORTED)\]$')
+
+
+def scripts_initrd(tmp):
+    """tests/scripts as /tests in a cpio archive (scripts/mkinitramfs.py)."""
+    import shutil
+    shutil.copytree(SCRIPTS_DIR, os.path.join(tmp, 'root', 'tests'))
+    archive = os.path.join(tmp, 'tests.cpio')
+    subprocess.run([sys.executable,
+                    os.path.join(ROOT, 'scripts', 'mkinitramfs.py'),
+                    os.path.join(tmp, 'root'), archive], check=True)
+    return archive
+
+
+def run_scripts(smp, extra=''):
+    """Every .tc a result of its own, by the line ftracetest.sh prints for
+    it; then the tracer as tracer_session.tc meant to leave it."""
+    import tempfile
+    names = sorted(n for n in os.listdir(SCRIPTS_DIR) if n.endswith('.tc'))
+    with tempfile.TemporaryDirectory() as tmp:
+        k = harness.Kernel(smp=smp, initrd=scripts_initrd(tmp),
+                           append=with_extra(None, extra))
+        try:
+            k.start()
+            out = k.run('sh /tests/ftracetest.sh', timeout=SCRIPTS_TIMEOUT)
+            left = k.run('cat /sys/kernel/tracing/current_tracer '
+                         '/sys/kernel/tracing/max_graph_depth')
+        except Exception as e:      # a crash or a hang fails the suite
+            return [Result(f'scripts[smp{smp}]', 'not ok', str(e))]
+        finally:
+            k.close()
+    results, seen = [], set()
+    for line in out.splitlines():
+        m = SCRIPT_VERDICT.match(line)
+        if not m or int(m[1]) > len(names):
+            continue
+        name = f'scripts/{names[int(m[1]) - 1]}[smp{smp}]'
+        seen.add(name)
+        status = {'PASS': 'ok', 'FAIL': 'not ok', 'UNSUPPORTED': 'skip'}[m[3]]
+        results.append(Result(name, status, tail(out) if status == 'not ok'
+                              else '# SKIP unsupported here' if
+                              status == 'skip' else ''))
+    for n in names:
+        if f'scripts/{n}[smp{smp}]' not in seen:
+            results.append(Result(f'scripts/{n}[smp{smp}]', 'not ok',
+                                  'no verdict line:\n' + tail(out)))
+    results.append(Result(f'scripts/session-leaves-the-tracer[smp{smp}]',
+                          'ok' if left == 'function_graph\n3\n' else
+                          'not ok', f'left: {left!r}'))
+    return results
+
+
 # --- (e) mutants -----------------------------------------------------------
 
 MUTANT_VERDICT = re.compile(r'^(?:killed (?P<killed>\S+) by .*|'
@@ -365,6 +423,8 @@ def jobs(args):
                 work.append((f'console/{name}[smp{smp}]',
                              run_console_module,
                              (path, smp, args.functions, extra)))
+    work += [(f'scripts[smp{smp}]', run_scripts, (smp, extra))
+             for smp in CONSOLE_SMP]
     work += [(f'host/{os.path.basename(path)}', run_host_test, (path,))
              for path in args.host_tests]
     work += [(f'fuzz/{os.path.basename(path)}', run_fuzz_target,

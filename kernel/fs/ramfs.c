@@ -83,8 +83,10 @@ static struct inode *ramfs_create(struct inode *dir, const char *name)
 	return vfs_create(dir, name, S_IFREG | 0644, &ramfs_file_ops, NULL);
 }
 
-static const struct inode_operations ramfs_dir_ops = {
+/* A directory in a ramfs directory is a ramfs directory. */
+const struct inode_operations ramfs_dir_ops = {
 	.create = ramfs_create,
+	.mkdir = ramfs_mount,
 };
 
 struct inode *ramfs_mount(struct inode *parent, const char *name)

@@ -197,6 +197,37 @@ void vfs_prune(struct inode *dir,
 		free_subtree(child);
 }
 
+/*
+ * Move inode into dir as name, replacing nothing: the name must be
+ * free (-EEXIST), and a directory cannot go under itself (-EINVAL).
+ */
+int vfs_rename(struct inode *inode, struct inode *dir, const char *name)
+{
+	size_t len = strlen(name);
+	unsigned long flags;
+	struct inode *p;
+	int err = 0;
+
+	if (!valid_name(name, len))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&tree_lock);
+	for (p = dir; p && p != inode; p = p->parent)
+		;
+	if (p || inode == root)
+		err = -EINVAL;
+	else if (find_child(dir, name, len))
+		err = -EEXIST;
+	if (!err) {
+		list_del(&inode->sibling);
+		memset(inode->name, 0, sizeof(inode->name));
+		memcpy(inode->name, name, len);
+		inode->parent = dir;
+		list_add_tail(&inode->sibling, &dir->children);
+	}
+	spin_unlock_irqrestore(&tree_lock, flags);
+	return err;
+}
+
 int vfs_for_each_child(struct inode *dir,
 		       int (*fn)(struct inode *child, void *data), void *data)
 {
@@ -372,24 +403,17 @@ static void count_open(struct inode *inode, int delta)
 	spin_unlock_irqrestore(&tree_lock, flags);
 }
 
-int vfs_open(struct inode *cwd, const char *path, int flags,
-	     struct file **out)
+/* An open file of inode, which need not be in the tree (a pipe's). */
+int vfs_open_inode(struct inode *inode, int flags, struct file **out)
 {
-	struct inode *inode;
-	struct file *f;
-	int err = vfs_walk(cwd, path, &inode);
+	struct file *f = kzalloc(sizeof(*f));
+	int err = 0;
 
-	if (err == -ENOENT && (flags & O_CREAT))
-		err = create_at(cwd, path, &inode);
-	if (!err)
-		err = may_open(inode, flags);
-	if (err)
-		return err;
-	f = kzalloc(sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	f->inode = inode;
 	f->flags = flags;
+	f->count = 1;
 	count_open(inode, 1);
 	if (inode->fops && inode->fops->open)
 		err = inode->fops->open(inode, f);
@@ -400,6 +424,26 @@ int vfs_open(struct inode *cwd, const char *path, int flags,
 	}
 	*out = f;
 	return 0;
+}
+
+int vfs_open(struct inode *cwd, const char *path, int flags,
+	     struct file **out)
+{
+	struct inode *inode;
+	int err = vfs_walk(cwd, path, &inode);
+
+	if (err == -ENOENT && (flags & O_CREAT))
+		err = create_at(cwd, path, &inode);
+	if (!err)
+		err = may_open(inode, flags);
+	return err ? err : vfs_open_inode(inode, flags, out);
+}
+
+/* One more holder of f: each vfs_close drops one, the last closes it. */
+struct file *get_file(struct file *f)
+{
+	__atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED);
+	return f;
 }
 
 ssize_t vfs_read(struct file *f, char *buf, size_t n)
@@ -418,12 +462,17 @@ ssize_t vfs_write(struct file *f, const char *buf, size_t n)
 	return f->inode->fops->write(f, buf, n);
 }
 
-/* Close f; returns what the file's release said (f is gone either way). */
+/*
+ * Drop a holder of f; the last closes it and returns what the file's
+ * release said (f is gone either way).
+ */
 int vfs_close(struct file *f)
 {
 	struct inode *inode = f->inode;
 	int err = 0;
 
+	if (__atomic_sub_fetch(&f->count, 1, __ATOMIC_ACQ_REL))
+		return 0;
 	if (inode->fops && inode->fops->release)
 		err = inode->fops->release(inode, f);
 	count_open(inode, -1);
@@ -482,12 +531,15 @@ static const struct file_operations null_fops = {
 };
 
 /*
- * The mount points, which tracefs, debugfs and the sysctls fill later,
+ * The root, a ramfs as Linux's rootfs (the initramfs unpacks there),
+ * the mount points, which tracefs, debugfs and the sysctls fill later,
  * and /dev/null.
  */
 static void vfs_init(void)
 {
 	root = alloc_inode("", 0, S_IFDIR | 0755);
+	if (root)
+		root->iops = &ramfs_dir_ops;
 	if (!root || !ramfs_mount(root, "tmp") ||
 	    !mkdir_path("/sys/kernel/tracing") ||
 	    !mkdir_path("/sys/kernel/debug") || !mkdir_path("/proc/sys/kernel") ||

@@ -14,31 +14,96 @@
 
 #define CAT_CHUNK	4096
 
+/* echo -e's backslash escapes; \c ends all output (returns false). */
+static bool unescape_echo(char *s, size_t *len)
+{
+	static const char from[] = "abefnrtv\\", to[] = "\a\b\x1b\f\n\r\t\v\\";
+	char *r = s, *w = s, *p;
+	int n, v;
+
+	for (; *r; r++) {
+		if (*r != '\\' || !r[1]) {
+			*w++ = *r;
+			continue;
+		}
+		r++;
+		if (*r == 'c') {
+			*len = w - s;
+			return false;
+		}
+		if (*r == '0') {
+			for (v = 0, n = 0; n < 3 && r[1] >= '0' && r[1] <= '7'; n++)
+				v = v * 8 + *++r - '0';
+			*w++ = v;
+		} else if ((p = strchr(from, *r))) {
+			*w++ = to[p - from];
+		} else {
+			*w++ = '\\';
+			*w++ = *r;
+		}
+	}
+	*len = w - s;
+	return true;
+}
+
+/* busybox echo's options: any mix of -n, -e, -E before the words. */
+static int echo_options(int argc, char **argv, bool *newline, bool *escapes)
+{
+	int i;
+	const char *p;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		for (p = argv[i] + 1; *p && strchr("neE", *p); p++)
+			;
+		if (*p)
+			break;
+		for (p = argv[i] + 1; *p; p++) {
+			if (*p == 'n')
+				*newline = false;
+			else
+				*escapes = *p == 'e';
+		}
+	}
+	return i;
+}
+
 /*
  * The whole line goes out in one write: tracefs parses writes whole.
- * The words came from one command line, so they and a newline fit;
- * static, as a line is too big for a stack and commands run one at a
- * time in the shell's thread.
+ * A short line is built on the stack, so that echo into a tracefs file
+ * fails only where the file does, never for want of its own buffer.
  */
 static int cmd_echo(struct shell_out *out, int argc, char **argv)
 {
-	static char line[SHELL_LINE_MAX + 2];
-	bool newline = argc < 2 || strcmp(argv[1], "-n");
-	size_t len = 0;
-	int i;
+	bool newline = true, escapes = false, go_on = true;
+	int i, first = echo_options(argc, argv, &newline, &escapes);
+	size_t size = 2, len = 0, n;
+	char small[256], *line = small;
 
-	line[0] = 0;
-	for (i = newline ? 1 : 2; i < argc; i++) {
-		if (len)
-			len = strlcat(line, " ", sizeof(line));
-		len = strlcat(line, argv[i], sizeof(line));
+	for (i = first; i < argc; i++)
+		size += strlen(argv[i]) + 1;
+	if (size > sizeof(small))
+		line = kmalloc(size);
+	if (!line) {
+		sh_err("echo: %s\n", strerror_text(ENOMEM));
+		return 1;
 	}
-	if (newline)
-		len = strlcat(line, "\n", sizeof(line));
-	sh_write(out, line, min(len, sizeof(line) - 1));
+	for (i = first; i < argc && go_on; i++) {
+		if (i > first)
+			line[len++] = ' ';
+		n = strlen(argv[i]);
+		memcpy(line + len, argv[i], n + 1);
+		if (escapes)
+			go_on = unescape_echo(line + len, &n);
+		len += n;
+	}
+	if (newline && go_on)
+		line[len++] = '\n';
+	sh_write(out, line, len);
+	if (line != small)
+		kfree(line);
 	return 0;
 }
-SHELL_COMMAND("echo", cmd_echo, "[-n] [ARG...]: print the words (-n: no newline)");
+SHELL_COMMAND("echo", cmd_echo, "[-neE] [ARG...]: print the words (-n: no newline, -e: escapes)");
 
 /* GNU cat's check: `cat f >> f` would never end. */
 static bool same_file(struct shell_out *out, struct file *f)
@@ -95,19 +160,34 @@ int sh_cat(struct shell_out *out, const char *who, const char *path)
 	return status;
 }
 
+/* Standard input to out, for cat and cat -. */
+static int cat_stdin(struct shell_out *out)
+{
+	char *buf = kmalloc(CAT_CHUNK);
+	ssize_t n = -ENOMEM;
+
+	while (buf && !out->error && (n = sh_read_stdin(buf, CAT_CHUNK)) > 0)
+		sh_write(out, buf, n);
+	kfree(buf);
+	if (n < 0 && n != -EINTR) {
+		sh_err("cat: -: %s\n", strerror_text(n));
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_cat(struct shell_out *out, int argc, char **argv)
 {
 	int i, status = 0;
 
-	if (argc < 2) {
-		sh_err("usage: cat FILE...\n");
-		return 1;
-	}
+	if (argc < 2)
+		return cat_stdin(out);
 	for (i = 1; i < argc && !current->sigpending && !out->error; i++)
-		status |= sh_cat(out, "cat", argv[i]);
+		status |= strcmp(argv[i], "-") ? sh_cat(out, "cat", argv[i]) :
+			  cat_stdin(out);
 	return status;
 }
-SHELL_COMMAND("cat", cmd_cat, "FILE...: print the files");
+SHELL_COMMAND("cat", cmd_cat, "[FILE...]: print the files (-: standard input)");
 
 /* Read f to its end into a buffer that doubles as it fills. */
 static char *read_all(struct file *f)
@@ -161,7 +241,7 @@ int sh_echo(const char *path, bool append, const char *text)
 	return sh_close_output(&out);
 }
 
-static void mode_string(unsigned int mode, char *s)
+void sh_mode_string(unsigned int mode, char *s)
 {
 	static const char rwx[] = "rwxrwxrwx";
 	int i;
@@ -181,7 +261,7 @@ static void print_entry(struct shell_out *out, struct inode *inode,
 		sh_printf(out, "%s\n", name);
 		return;
 	}
-	mode_string(inode->mode, mode);
+	sh_mode_string(inode->mode, mode);
 	sh_printf(out, "%s %8zu %s\n", mode, inode->size, name);
 }
 
@@ -191,8 +271,9 @@ static int add_name(struct inode *child, void *data)
 	return 0;
 }
 
+/* As ls: names that start with '.' only with -a, which adds . and .. */
 static void list_dir(struct shell_out *out, struct inode *dir,
-		     bool long_format)
+		     bool long_format, bool all)
 {
 	struct name_list names;
 	struct inode *child;
@@ -200,9 +281,14 @@ static void list_dir(struct shell_out *out, struct inode *dir,
 
 	name_list_init(&names);
 	vfs_for_each_child(dir, add_name, &names);
+	if (all) {
+		print_entry(out, dir, ".", long_format);
+		print_entry(out, dir->parent ? dir->parent : dir, "..",
+			    long_format);
+	}
 	for (i = 0; i < names.count; i++) {
 		child = vfs_lookup(dir, names.names[i]);
-		if (child)
+		if (child && (all || names.names[i][0] != '.'))
 			print_entry(out, child, names.names[i], long_format);
 	}
 	if (names.overflow)
@@ -233,7 +319,7 @@ static int ls_files(struct shell_out *out, int argc, char **argv,
 
 /* With several names, each directory gets a "name:" header. */
 static void ls_dirs(struct shell_out *out, int argc, char **argv,
-		    bool long_format, bool printed)
+		    bool long_format, bool all, bool printed)
 {
 	struct inode *inode;
 	int i;
@@ -246,7 +332,7 @@ static void ls_dirs(struct shell_out *out, int argc, char **argv,
 			sh_puts(out, "\n");
 		if (argc > 1)
 			sh_printf(out, "%s:\n", argv[i]);
-		list_dir(out, inode, long_format);
+		list_dir(out, inode, long_format, all);
 		printed = true;
 	}
 }
@@ -254,15 +340,19 @@ static void ls_dirs(struct shell_out *out, int argc, char **argv,
 static int cmd_ls(struct shell_out *out, int argc, char **argv)
 {
 	static char *here[] = { "." };
-	bool long_format = false, printed = false;
+	bool long_format = false, all = false, printed = false;
 	int first = 1, status;
+	const char *p;
 
 	for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
-		if (strcmp(argv[first], "-l")) {
-			sh_err("ls: invalid option '%s'\n", argv[first]);
-			return 2;
+		for (p = argv[first] + 1; *p; p++) {
+			if (*p != 'l' && *p != 'a') {
+				sh_err("ls: invalid option -- '%c'\n", *p);
+				return 2;
+			}
+			long_format |= *p == 'l';
+			all |= *p == 'a';
 		}
-		long_format = true;
 	}
 	argc -= first;
 	argv += first;
@@ -271,10 +361,10 @@ static int cmd_ls(struct shell_out *out, int argc, char **argv)
 		argv = here;
 	}
 	status = ls_files(out, argc, argv, long_format, &printed);
-	ls_dirs(out, argc, argv, long_format, printed);
+	ls_dirs(out, argc, argv, long_format, all, printed);
 	return status;
 }
-SHELL_COMMAND("ls", cmd_ls, "[-l] [PATH...]: list directories (-l: mode and size)");
+SHELL_COMMAND("ls", cmd_ls, "[-la] [PATH...]: list directories (-l: mode and size, -a: all)");
 
 static int cmd_cd(struct shell_out *out, int argc, char **argv)
 {

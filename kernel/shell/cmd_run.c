@@ -1,15 +1,14 @@
 /*
  * cmd_run.c: `run WORKLOAD [ARGS]` starts a workload (one the demos
  * registered with WORKLOAD, include/workloads.h) as a kernel thread
- * named after it and waits for it. While it runs it owns the console,
- * so Ctrl-C marks it; it hands the console back before it exits, while
- * the shell still waits, so the UART never marks a freed task.
+ * named after it and waits for it. The thread is in its caller's
+ * process group, so the Ctrl-C that stops the foreground job marks it
+ * too (kill_pgrp), and a workload in a background job runs on.
  */
 #include "kernel.h"
 #include "shell.h"
 #include "workloads.h"
 #include "sched.h"
-#include "printk.h"
 #include "string.h"
 
 struct job {
@@ -17,7 +16,6 @@ struct job {
 	struct shell_out *out;
 	int argc;
 	char **argv;
-	struct task *shell;
 	int result;
 	bool interrupted;
 };
@@ -45,7 +43,6 @@ static void job_thread(void *arg)
 	struct job *job = arg;
 
 	job->result = job->workload->main(job->out, job->argc, job->argv);
-	console_set_owner(job->shell);
 	job->interrupted = current->sigpending;
 }
 
@@ -65,7 +62,6 @@ static int start_and_wait(struct job *job)
 
 	if (!t)
 		return -ENOMEM;
-	console_set_owner(t);
 	kthread_start(t);
 	kthread_wait(t);
 	return 0;
@@ -75,7 +71,7 @@ static int start_and_wait(struct job *job)
 static int cmd_run(struct shell_out *out, int argc, char **argv)
 {
 	struct job job = {
-		.out = out, .argc = argc - 1, .argv = argv + 1, .shell = current,
+		.out = out, .argc = argc - 1, .argv = argv + 1,
 	};
 	int err;
 

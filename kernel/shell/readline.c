@@ -3,7 +3,8 @@
  * printable ASCII, and bytes >= 0x80 as they come, so UTF-8 reaches
  * the command as a Linux shell passes it on. Backspace erases one
  * character (every byte of a UTF-8 one, as n_tty's eraser() does with
- * IUTF8); Ctrl-U kills the line; Ctrl-C abandons it; the up and down
+ * IUTF8); Ctrl-U kills the line; Ctrl-C abandons it; Ctrl-D on an
+ * empty line is the end of input, as a tty's VEOF; the up and down
  * arrows walk the history; Tab completes; escape sequences it does
  * not know are dropped whole. Any other control byte is kept, echoed
  * as ^X (a tty's ECHOCTL), and makes Enter refuse the line. So does a
@@ -306,6 +307,10 @@ static int handle_byte(struct line_editor *le, int c)
 	case CTRL('C'):
 		console_write("^C\n", 3);
 		return -EINTR;
+	case CTRL('D'):
+		if (!le->len)
+			return -ENODATA;
+		break;
 	case '\t':
 		complete(le);
 		return 0;

@@ -1,14 +1,15 @@
 /*
  * shell_out.c: where command output goes. Standard output is the
- * console or a redirect file; one sh_write is one vfs_write (tracefs
- * parses each write whole, as Linux's does). Standard error is always
- * the console.
+ * console or the task's file (a redirect's, a pipe); one sh_write is
+ * one vfs_write (tracefs parses each write whole, as Linux's does).
+ * Standard error is the task's file 2, else the console.
  */
 #include "kernel.h"
 #include "shell.h"
 #include "vfs.h"
 #include "mm.h"
 #include "printk.h"
+#include "sched.h"
 #include "string.h"
 
 /* Write all of buf, as stdio does: a short write is followed by another. */
@@ -105,13 +106,12 @@ void sh_printf(struct shell_out *out, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Standard error is the console, whatever standard output is. */
 void sh_err(const char *fmt, ...)
 {
-	struct shell_out console = { .file = NULL };
+	struct shell_out err = { .file = current->files[2] };
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(&console, true, fmt, ap);
+	vprint(&err, true, fmt, ap);
 	va_end(ap);
 }

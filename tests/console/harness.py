@@ -71,9 +71,10 @@ class Kernel:
     check = staticmethod(check)
 
     def __init__(self, build=None, smp=4, mem='256M', append=None,
-                 timeout=30, qemu_args=()):
+                 timeout=30, qemu_args=(), initrd=None):
         self.build = build or BUILD
         self.qemu_args = list(qemu_args)
+        self.initrd = initrd
         self.smp = smp
         self.mem = mem
         self.append = append
@@ -96,6 +97,8 @@ class Kernel:
                '-display', 'none', '-monitor', 'none', '-serial', 'stdio']
         if self.append:
             cmd += ['-append', self.append]
+        if self.initrd:
+            cmd += ['-initrd', self.initrd]
         return cmd + self.qemu_args
 
     def launch(self):

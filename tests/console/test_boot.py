@@ -47,7 +47,7 @@ def test_command_line_from_append(k):
 
 
 def test_unknown_command(k):
-    check(k.run('foo'), 'sh: foo: command not found\n')
+    check(k.run('foo'), 'sh: foo: not found\n')
 
 
 def test_empty_line(k):

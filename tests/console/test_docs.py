@@ -14,8 +14,8 @@ import re
 SMP = (4,)
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 PROMPT = re.compile(r'^\s*rvftrace:[^#\n]*# (.*)$')
-ERRORS = ('command not found', 'No such file', 'write error', 'usage:',
-          'Invalid argument', 'not a traceable function', 'no such')
+ERRORS = (': not found', 'syntax error', 'No such file', 'write error',
+          'usage:', 'Invalid argument', 'not a traceable function', 'no such')
 
 
 def console_commands(path):

@@ -196,8 +196,9 @@ def test_max_graph_depth_1(k):
              l.strip() and not re.match(r'^ \d\) +\S+-\d+ +=> ', l)]
     parsed = [parse(l) for l in lines]
     assert parsed and all(depth == 0 for _, depth, _, _ in parsed), lines
-    assert ('cmd_run() {' in [p[2] for p in parsed] or
-            'cmd_run();' in [p[2] for p in parsed]), lines
+    # the shell's loop runs each line through sh_run, outermost here
+    assert ('sh_run() {' in [p[2] for p in parsed] or
+            'sh_run();' in [p[2] for p in parsed]), lines
     reset_graph(k)
 
 
