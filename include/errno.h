@@ -22,6 +22,7 @@
 #define EACCES		13
 #define EFAULT		14
 #define EBUSY		16
+#define EXDEV		18
 #define EEXIST		17
 #define ENODEV		19
 #define ENOTDIR		20

@@ -61,7 +61,8 @@ struct file_operations {
  * lookup and readdir too, and the tree below it is a cache. lookup
  * asks whether name is there now: it gets the cached child (or NULL)
  * in *child and leaves the fresh one there, or returns an errno.
- * readdir brings the children up to date before they are listed.
+ * readdir brings the children up to date before they are listed, and
+ * unlink removes child where it lives, before the VFS forgets it.
  */
 struct inode_operations {
 	struct inode *(*create)(struct inode *dir, const char *name);
@@ -69,6 +70,7 @@ struct inode_operations {
 	int (*lookup)(struct inode *dir, const char *name,
 		      struct inode **child);
 	int (*readdir)(struct inode *dir);
+	int (*unlink)(struct inode *dir, struct inode *child);
 };
 
 struct inode {

@@ -232,6 +232,7 @@ const char *strerror_text(int err)
 		{ EFAULT, "Bad address" },
 		{ EBUSY, "Device or resource busy" },
 		{ EEXIST, "File exists" },
+		{ EXDEV, "Invalid cross-device link" },
 		{ ENODEV, "No such device" },
 		{ ENOTDIR, "Not a directory" },
 		{ EISDIR, "Is a directory" },

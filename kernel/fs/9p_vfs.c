@@ -214,8 +214,39 @@ static struct inode *p9_create(struct inode *dir, const char *name)
 	return p9_inode_new(dir, name, false, 0644);
 }
 
+/* mkdir makes the directory on the host (Tmkdir), then caches it. */
+static struct inode *p9_mkdir(struct inode *dir, const char *name)
+{
+	u32 fid;
+	int err = walk_to(dir, NULL, &fid);
+
+	if (err)
+		return ERR_PTR(err);
+	err = p9_client_mkdir(&client, fid, name, 0755);
+	p9_client_clunk(&client, fid);
+	if (err)
+		return ERR_PTR(err);
+	return p9_inode_new(dir, name, true, 0755);
+}
+
+/* rm and rmdir remove on the host (Tunlinkat); the VFS then forgets. */
+static int p9_unlink(struct inode *dir, struct inode *child)
+{
+	u32 fid;
+	int err = walk_to(dir, NULL, &fid);
+
+	if (err)
+		return err;
+	err = p9_client_unlinkat(&client, fid, child->name,
+				 S_ISDIR(child->mode) ? P9_AT_REMOVEDIR : 0);
+	p9_client_clunk(&client, fid);
+	return err;
+}
+
 static const struct inode_operations p9_dir_ops = {
 	.create = p9_create,
+	.mkdir = p9_mkdir,
+	.unlink = p9_unlink,
 	.lookup = p9_lookup,
 	.readdir = p9_readdir,
 };

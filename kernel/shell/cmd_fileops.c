@@ -49,6 +49,8 @@ static int make_dir(const char *path, bool parents)
 	if (!dir->iops || !dir->iops->mkdir)
 		return -EACCES;
 	made = dir->iops->mkdir(dir, name);
+	if (IS_ERR(made))
+		return PTR_ERR(made);
 	return made ? 0 : -ENOMEM;
 }
 
@@ -69,13 +71,22 @@ static int cmd_mkdir(struct shell_out *out, int argc, char **argv)
 }
 SHELL_COMMAND("mkdir", cmd_mkdir, "[-p] DIR...: make directories");
 
-/* Only a writable (ramfs) directory gives up its entries. */
+/*
+ * Only a writable directory (ramfs, the host's folder) gives up its
+ * entries; one that lives elsewhere removes there first.
+ */
 static int remove_inode(struct inode *inode)
 {
 	struct inode *dir = inode->parent;
+	int err;
 
 	if (!dir || !dir->iops || !dir->iops->create)
 		return -EACCES;
+	if (dir->iops->unlink) {
+		err = dir->iops->unlink(dir, inode);
+		if (err)
+			return err;
+	}
 	return vfs_remove(inode);
 }
 
@@ -226,6 +237,21 @@ static int cmd_cp(struct shell_out *out, int argc, char **argv)
 }
 SHELL_COMMAND("cp", cmd_cp, "SRC... DEST: copy files");
 
+/*
+ * A file in or into a directory that lives elsewhere (the host's
+ * folder) is copied and the original removed; a directory is not.
+ */
+static int move_across(struct inode *inode, const char *src,
+		       const char *dst)
+{
+	int err;
+
+	if (S_ISDIR(inode->mode))
+		return -EXDEV;
+	err = copy_file(src, dst);
+	return err ?: remove_inode(inode);
+}
+
 /* Within the ramfs a move renames; out of it, it copies and removes. */
 static int move(const char *src, const char *dst)
 {
@@ -243,6 +269,8 @@ static int move(const char *src, const char *dst)
 	old = vfs_lookup(dir, name);
 	if (old == inode)
 		return 0;
+	if (inode->parent->iops->lookup || dir->iops->lookup)
+		return move_across(inode, src, dst);
 	if (old && (S_ISDIR(old->mode) || remove_inode(old)))
 		return -EEXIST;
 	return vfs_rename(inode, dir, name);

@@ -137,3 +137,22 @@ def test_host_removes_the_shells_directory(k):
     k.check(k.run('cat f'), 'cat: f: No such file or directory\n')
     k.check(k.run('cd /'), '')
     assert 'gone' not in k.run('ls /mnt/host').split()
+
+
+def test_mkdir_rm_mv_reach_the_host(k):
+    k.check(k.run('mkdir /mnt/host/made'), '')
+    assert os.path.isdir(host('made'))
+    k.check(k.run('echo moving > /mnt/host/made/a'), '')
+    k.check(k.run('mv /mnt/host/made/a /mnt/host/made/b'), '')
+    assert sorted(os.listdir(host('made'))) == ['b']
+    assert get('made/b') == b'moving\n'
+    k.check(k.run('echo in the guest > /tmp/local'), '')
+    k.check(k.run('mv /tmp/local /mnt/host/made'), '')
+    assert get('made/local') == b'in the guest\n'
+    k.check(k.run('ls /tmp/local'),
+            "ls: cannot access '/tmp/local': No such file or directory\n")
+    k.check(k.run('rmdir /mnt/host/made'),
+            "rmdir: '/mnt/host/made': Directory not empty\n")
+    k.check(k.run('rm /mnt/host/made/b /mnt/host/made/local'), '')
+    k.check(k.run('rmdir /mnt/host/made'), '')
+    assert not os.path.exists(host('made'))
