@@ -1,8 +1,8 @@
 """test_docs.py: the teaching docs name only code that exists.
 
-Every `file:function` written in backquotes in docs/*.md and README.md
-must name an existing file that defines that function (or assembly
-label, or linker symbol). Every file path in backquotes must exist.
+Every `file:function` written in backquotes in docs/*.md, the labs'
+handouts (docs/labs/*.md) and README.md must name an existing file that
+defines that function (or assembly label, or linker symbol). Every file path in backquotes must exist.
 The shell commands in the docs are typed at a real kernel by
 tests/console/test_docs.py, and every console block must be a sample
 that `make docs` (scripts/docs.py) makes. No doc or source cites the
@@ -40,6 +40,7 @@ def defines(text, name, ext):
 
 def doc_files():
     return sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md')) +
+                  glob.glob(os.path.join(ROOT, 'docs', 'labs', '*.md')) +
                   [os.path.join(ROOT, 'README.md')])
 
 
