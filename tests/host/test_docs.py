@@ -2,14 +2,14 @@
 
 Every `file:function` written in backquotes in docs/*.md, the labs'
 handouts (docs/labs/*.md) and README.md must name an existing file that
-defines that function (or assembly label, or linker symbol). Every file path in backquotes must exist.
-The shell commands in the docs are typed at a real kernel by
-tests/console/test_docs.py, and every console block must be a sample
-that `make docs` (scripts/docs.py) makes. No doc or source cites the
-"seed" documents, which are not in the repository. README's layout
-list names every document in docs/. docs/architecture.md's table of commands
-must name every SHELL_COMMAND the sources register, with its file and
-function.
+defines that function (or assembly label, or linker symbol). Every
+file path in backquotes must exist. Every console block must be a
+sample that `make docs` (scripts/docs.py) makes, and
+tests/console/test_docs.py compares each with a fresh run. No doc or
+source cites the "seed" documents, which are not in the repository.
+README's layout list names every document in docs/.
+docs/architecture.md's table of commands must name every SHELL_COMMAND
+the sources register, with its file and function.
 
 Run with python3; prints KTAP.
 """
