@@ -165,7 +165,7 @@ def start(lab, dest):
     files = sorted({s.file for s in lab.stubs})
     print(f'lab {lab.name}: {lab.title}')
     print(f'  the tree to work in: {os.path.relpath(dest, ROOT)}')
-    print(f'  stubbed: ' + ', '.join(f'{s.file}:{s.function}'
+    print('  stubbed: ' + ', '.join(f'{s.file}:{s.function}'
                                      for s in lab.stubs))
     print(f'  read:    {lab.handout}')
     print(f'  then:    cd {os.path.relpath(dest, ROOT)} && edit '
@@ -174,8 +174,10 @@ def start(lab, dest):
 
 # --- make grade --------------------------------------------------------------
 
-def grade(lab, root, out=sys.stdout):
-    """Build the tree at root and run the lab's tests: (score, total)."""
+def grade(lab, root, out=sys.stdout, first_loss=False):
+    """Build the tree at root and run the lab's tests: (score, total).
+    first_loss: stop at the first test that fails (the score is then
+    below the total, which is all grade-check asks)."""
     tests = [t for _, t in lab.tests]
     print(f'grade {lab.name}: {lab.title}', file=out, flush=True)
     problem = mutate.build(root, lab.builds(), tests, 2)
@@ -191,11 +193,14 @@ def grade(lab, root, out=sys.stdout):
         why = '' if got else f'  ({o.case or o.status})'
         print(f'  {got:3d}/{points:<3d} {test.spec}{why}', file=out,
               flush=True)
+        if first_loss and not got:
+            print('  (stopped at the first loss)', file=out)
+            return score, lab.total()
     print(f'total: {score}/{lab.total()}', file=out)
     return score, lab.total()
 
 
-# --- the checks ----------------------------------------------------------------
+# --- the checks --------------------------------------------------------------
 
 def covers(graded, test):
     """Does the graded test run all of what test runs?"""
@@ -306,7 +311,7 @@ def grade_check(names):
             mutate.copy_tree(ROOT, dst)
             edit(dst)
             with open(os.path.join(dst, 'grade.log'), 'w') as log:
-                score, total = grade(lab, dst, log)
+                score, total = grade(lab, dst, log, first_loss=True)
             ok = score < total
             failed += not ok
             print(f"{'ok' if ok else 'FULL MARKS'} {lab.name} with its "

@@ -52,8 +52,9 @@ def test_one_task(k):
         out = k.run(f'fgraph {pid}')
     finally:
         graph(k, 'nop')
-    assert out.startswith(HEADER + f'{pid} sh: depth 1\n'), out
-    assert ENTRY.fullmatch(out[len(HEADER) + len(f'{pid} sh: depth 1\n'):]), out
+    head = HEADER + f'{pid} sh: depth 1\n'
+    assert out.startswith(head), out
+    assert ENTRY.fullmatch(out[len(head):]), out
     k.check(k.run(f'fgraph {pid}'), HEADER + f'{pid} sh: depth 0\n')
 
 
