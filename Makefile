@@ -346,8 +346,9 @@ docs: deps $(B)/kernel.elf
 # The labs (tests/labs/NAME.lab, docs/labs/NAME.md): `make lab` copies
 # the tree to build/lab/LAB with the lab's functions stubbed; `make
 # grade`, run in that copy, grades them (in this tree: full marks);
-# `make grade-check` grades each lab's stub and mutants, which must all
-# lose points (slow: LABS=a,b for some).
+# `make grade-check` grades a clean copy, which must score full marks,
+# and each lab's stub and mutants, which must lose points (slow:
+# LABS=a,b for some).
 LAB	?=
 LABS	?=
 comma	:= ,
@@ -358,7 +359,7 @@ grade: deps
 	$(PYTHON) scripts/lab.py grade $(LAB)
 
 grade-check: deps
-	$(PYTHON) scripts/lab.py grade-check $(subst $(comma), ,$(LABS))
+	$(PYTHON) scripts/lab.py grade-check --clean $(subst $(comma), ,$(LABS))
 
 help:
 	@echo "Targets:"

@@ -14,9 +14,12 @@ same mechanism, so a half-done lab cannot score full marks.
                                   apply and build, its handout names
                                   them, its tests kill its mutants on
                                   paper (make test runs this)
-    lab.py grade-check [NAME...]  grade each lab's own stub and each of
+    lab.py grade-check [--clean] [NAME...]
+                                  grade each lab's own stub and each of
                                   its mutants in a copy of the tree:
-                                  each must score less than full marks
+                                  each must build and score less than
+                                  full marks; --clean: an unchanged
+                                  copy too, which must score full marks
                                   (make grade-check, slow)
 
 A .lab file:
@@ -174,30 +177,39 @@ def start(lab, dest):
 
 # --- make grade --------------------------------------------------------------
 
+@dataclass
+class Grade:
+    score: int
+    total: int
+    built: bool = True
+    lost: str = ''                  # the first test that lost points
+
+
 def grade(lab, root, out=sys.stdout, first_loss=False):
-    """Build the tree at root and run the lab's tests: (score, total).
-    first_loss: stop at the first test that fails (the score is then
-    below the total, which is all grade-check asks)."""
+    """Build the tree at root and run the lab's tests, printing points
+    per test and the total. first_loss: stop at the first test that
+    fails (the score is then below the total, all grade-check asks)."""
     tests = [t for _, t in lab.tests]
     print(f'grade {lab.name}: {lab.title}', file=out, flush=True)
     problem = mutate.build(root, lab.builds(), tests, 2)
     if problem:
         print(f'  the tree does not build: 0/{lab.total()}\n{problem}',
               file=out)
-        return 0, lab.total()
-    score = 0
+        return Grade(0, lab.total(), built=False, lost='does not build')
+    g = Grade(0, lab.total())
     for points, test in lab.tests:
         o = mutate.run_test(test, root, TEST_TIMEOUT)
         got = points if o.status == 'pass' else 0
-        score += got
+        g.score += got
         why = '' if got else f'  ({o.case or o.status})'
+        g.lost = g.lost or why.strip()
         print(f'  {got:3d}/{points:<3d} {test.spec}{why}', file=out,
               flush=True)
         if first_loss and not got:
             print('  (stopped at the first loss)', file=out)
-            return score, lab.total()
-    print(f'total: {score}/{lab.total()}', file=out)
-    return score, lab.total()
+            return g
+    print(f'total: {g.score}/{g.total}', file=out)
+    return g
 
 
 # --- the checks --------------------------------------------------------------
@@ -294,31 +306,42 @@ def check(names):
     return 0 if enough and not any(p for _, p in results) else 1
 
 
-def grade_check(names):
-    """Each lab's own stub, and each of its mutants, must lose points."""
+def grade_case(lab, what, edit, work):
+    """Grade a copy of the tree that edit changed: Grade, and its log."""
+    dst = os.path.join(work, f'{lab.name}-{what}')
+    shutil.rmtree(dst, ignore_errors=True)
+    mutate.copy_tree(ROOT, dst)
+    edit(dst)
+    with open(os.path.join(dst, 'grade.log'), 'w') as log:
+        g = grade(lab, dst, log, first_loss=what != 'clean tree')
+    return g, dst
+
+
+def grade_check(names, clean):
+    """Each lab's own stub, and each of its mutants, must build and lose
+    points; with clean, an unchanged copy must score full marks."""
     catalogue = {m.name: m for m in mutate.load_catalogue()}
     labs = load_labs()
     work = os.path.join(ROOT, 'build', 'lab-check')
     failed = 0
     for name in names or labs:
         lab = labs[name]
-        cases = [('stub', lambda root, lab=lab: apply_stubs(lab, root))]
+        cases = [('clean tree', lambda root: None)] if clean else []
+        cases += [('stub', lambda root, lab=lab: apply_stubs(lab, root))]
         cases += [(m, lambda root, m=catalogue[m]: mutate.apply(m, root))
                   for m in lab.mutants]
         for what, edit in cases:
-            dst = os.path.join(work, f'{lab.name}-{what}')
-            shutil.rmtree(dst, ignore_errors=True)
-            mutate.copy_tree(ROOT, dst)
-            edit(dst)
-            with open(os.path.join(dst, 'grade.log'), 'w') as log:
-                score, total = grade(lab, dst, log, first_loss=True)
-            ok = score < total
+            g, dst = grade_case(lab, what, edit, work)
+            ok = g.score == g.total if what == 'clean tree' else \
+                g.built and g.score < g.total
             failed += not ok
-            print(f"{'ok' if ok else 'FULL MARKS'} {lab.name} with its "
-                  f"{what}: {score}/{total}", flush=True)
+            print(f"{'ok' if ok else 'not ok'} {lab.name}, {what}: "
+                  f"{g.score}/{g.total} {g.lost}".rstrip(), flush=True)
             if ok:
                 shutil.rmtree(dst, ignore_errors=True)
-    print(f'{failed} of the graded breakages scored full marks')
+            else:
+                print(f'  # kept: {os.path.relpath(dst, ROOT)}/grade.log')
+    print(f'{failed} failed')
     return 1 if failed else 0
 
 
@@ -328,12 +351,15 @@ def main():
                                            'grade-check'))
     parser.add_argument('names', nargs='*')
     parser.add_argument('--dir', help='start: where the lab tree goes')
+    parser.add_argument('--clean', action='store_true',
+                        help='grade-check: an unchanged copy too, which '
+                        'must score full marks')
     args = parser.parse_args()
     try:
         if args.action == 'check':
             return check(args.names)
         if args.action == 'grade-check':
-            return grade_check(args.names)
+            return grade_check(args.names, args.clean)
         if len(args.names) != 1:
             parser.error(f'{args.action} takes one lab: '
                          f'{", ".join(load_labs())}')
