@@ -8,6 +8,10 @@
  * The stacks are copied under the scheduler's lock and printed after,
  * since printing may sleep. A task running on another CPU meanwhile
  * pushes and pops: its copy is a snapshot, as Linux's /proc/PID/stack.
+ * Once graph tracing stopped, such a task also gives its ret_stack back
+ * when its last hooked frame returns (trace/fgraph.c), so a copy made
+ * just then may hold stale words: they are only printed, and the
+ * memory stays mapped.
  */
 #include "kernel.h"
 #include "shell.h"
