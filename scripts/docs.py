@@ -27,7 +27,7 @@ sample whose smp or append differs from the one before, or that says
                  error a user would see fails the run)
     vary         its counts change from run to run (several harts
                  racing): `check` ignores every number in it
-    timeout=S    seconds per command (default 60)
+    timeout=S    seconds per command (default 120: a loaded host is slow)
 
     <!-- sample: boot grep=REGEX [smp=N] [append=W,W] -->
     ```
@@ -97,7 +97,7 @@ class Sample:
                 self.opts[key] = value
         self.smp = int(self.opts.get('smp', '1'))
         self.append = self.opts.get('append', '').replace(',', ' ') or None
-        self.timeout = int(self.opts.get('timeout', '60'))
+        self.timeout = int(self.opts.get('timeout', '120'))
 
     def config(self):
         return (self.smp, self.append)
