@@ -121,12 +121,19 @@ def parse(text):
         while end < len(lines) and lines[end] != '```':
             end += 1
         if end == len(lines):
-            raise SampleError(f'line {i + 1}: the sample never ends')
+            raise SampleError(f'{i + 1}: the sample never ends')
         parts.append(lines[i])
         parts.append(Sample(m[1], m[2], lines[i + 1], lines[i + 2:end], i + 1))
         parts.append('```')
         i = end + 1
     return parts
+
+
+def parse_file(path):
+    try:
+        return parse(open(path).read())
+    except SampleError as e:
+        raise SampleError(f'{os.path.relpath(path, ROOT)}: {e}') from e
 
 
 def fold(lines, n):
@@ -174,8 +181,7 @@ class Runner:
             out = k.run(cmd, timeout=sample.timeout)
             bad = [e for e in ERRORS if e in out]
             if bad and 'errors' not in sample.opts:
-                raise SampleError(f'line {sample.line}: `{cmd}` printed:\n'
-                                  f'{out}')
+                raise SampleError(f'`{cmd}` printed:\n{out}')
             body.append(prompt + cmd)
             body += keep(out.rstrip('\n').split('\n') if out else [], sample)
         return body
@@ -195,8 +201,8 @@ class Runner:
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
         if out.returncode:
-            raise SampleError(f'line {sample.line}: `{sample.command}` '
-                              f'exited {out.returncode}:\n{out.stdout}')
+            raise SampleError(f'`{sample.command}` exited '
+                              f'{out.returncode}:\n{out.stdout}')
         return out.stdout.rstrip('\n').split('\n')
 
     def run(self, sample):
@@ -206,16 +212,23 @@ class Runner:
 
 def regenerate(path, build):
     """[(sample, the body of a fresh run)] for one document."""
-    parts = parse(open(path).read())
+    parts = parse_file(path)
     runner = Runner(build)
+    out = []
     try:
-        return [(p, runner.run(p)) for p in parts if isinstance(p, Sample)]
+        for p in parts:
+            if isinstance(p, Sample):
+                out.append((p, runner.run(p)))
+        return out
+    except (SampleError, harness.KernelError, TimeoutError) as e:
+        raise SampleError(f'{os.path.relpath(path, ROOT)}:{p.line}: {e}') \
+            from e
     finally:
         runner.close()
 
 
 def rewrite(path, build):
-    parts = parse(open(path).read())
+    parts = parse_file(path)
     fresh = iter(body for _, body in regenerate(path, build))
     out = []
     for p in parts:
@@ -278,8 +291,8 @@ def main():
                 print(f'  DOCS    {os.path.relpath(path, ROOT)}')
                 continue
             diffs = compare(path, build)
-        except (SampleError, harness.KernelError, TimeoutError) as e:
-            print(f'{os.path.relpath(path, ROOT)}: {e}', file=sys.stderr)
+        except SampleError as e:
+            print(e, file=sys.stderr)
             failed += 1
             continue
         for d in diffs:
