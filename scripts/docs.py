@@ -43,10 +43,12 @@ that match REGEX, and
 is what COMMAND prints, run by sh at the top of the tree, with $B the
 build directory.
 
-Every kernel runs under `-icount shift=0,sleep=off`, so a sample on one
-hart is the same on every run of the same kernel. `compare` normalises
-what is left to change with the code (addresses, instruction words,
-timestamps, durations, spacing) before it compares.
+Every kernel runs under `-icount shift=0,sleep=off`, so on one hart what
+a sample counts is the same on every run of the same kernel; its
+timestamps still move with the time the kernel idled waiting for the
+typing. `compare` normalises those and what changes with the code
+(addresses, instruction words, timestamps, durations, spacing) before
+it compares.
 
     docs.py [--build B] write [FILE...]    rewrite the samples in place
     docs.py [--build B] check [FILE...]    compare with a fresh run
@@ -144,7 +146,8 @@ def fold(lines, n):
 
 def keep(lines, sample):
     if 'grep' in sample.opts:
-        lines = [l for l in lines if re.search(sample.opts['grep'], l)]
+        lines = [line for line in lines
+                 if re.search(sample.opts['grep'], line)]
     return fold(lines, int(sample.opts.get('fold', '0')))
 
 
@@ -167,7 +170,10 @@ class Runner:
 
     def close(self):
         if self.kernel:
-            self.kernel.poweroff()
+            try:
+                self.kernel.poweroff()
+            except harness.KernelError:
+                pass        # it hung or crashed: close() kills it
             self.kernel.close()
         self.kernel = None
 

@@ -285,7 +285,7 @@ def check(names):
     labs = load_labs()
     results = []
     for name in names or labs:
-        lab = labs[name]
+        lab = lab_named(name)
         try:
             problems = check_lab(lab, catalogue, suites)
             why = stubs_build(lab)
@@ -325,7 +325,7 @@ def grade_check(names, clean):
     work = os.path.join(ROOT, 'build', 'lab-check')
     failed = 0
     for name in names or labs:
-        lab = labs[name]
+        lab = lab_named(name)
         cases = [('clean tree', lambda root: None)] if clean else []
         cases += [('stub', lambda root, lab=lab: apply_stubs(lab, root))]
         cases += [(m, lambda root, m=catalogue[m]: mutate.apply(m, root))
