@@ -50,7 +50,7 @@ typing. `compare` normalises those and what changes with the code
 (addresses, instruction words, timestamps, durations, spacing) before
 it compares.
 
-    docs.py [--build B] write [FILE...]    rewrite the samples in place
+    docs.py [--build B] write [FILE...]    rewrite the samples that changed
     docs.py [--build B] check [FILE...]    compare with a fresh run
 """
 
@@ -234,12 +234,17 @@ def regenerate(path, build):
 
 
 def rewrite(path, build):
+    """A sample the fresh run matches, as compare() sees it, is left as
+    it is: only what changed moves in the diff."""
     parts = parse_file(path)
     fresh = iter(body for _, body in regenerate(path, build))
     out = []
     for p in parts:
         if isinstance(p, Sample):
-            out += [p.fence] + next(fresh)
+            body, vary = next(fresh), 'vary' in p.opts
+            if normalise(body, vary) == normalise(p.body, vary):
+                body = p.body
+            out += [p.fence] + body
         else:
             out.append(p)
     with open(path, 'w') as f:
