@@ -7,6 +7,8 @@
 # `make stress`  patch storm, soak, -ENOMEM sweep and console fuzzing
 # `make mutate`  break the kernel in each of tests/mutants/'s ways: the
 #                tests must notice (docs/testing.md)
+# `make docs`    every sample output of README.md and docs/ from a real run
+# `make lab LAB=NAME`, `make grade LAB=NAME`: the labs (docs/labs/)
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -135,7 +137,7 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo mutate FORCE
+	fuzz-bins trace-demo mutate docs lab grade grade-check FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -353,6 +355,29 @@ trace-demo: deps $(B)/kernel.elf
 stress: deps $(B)/kernel.elf
 	$(PYTHON) scripts/stress.py --build $(B) $(ARGS)
 
+# Every sample of README.md and docs/*.md made again from a real run:
+# the blocks after a `<!-- sample: ... -->` marker (scripts/docs.py).
+docs: deps $(B)/kernel.elf
+	$(PYTHON) scripts/docs.py --build $(B) write
+
+# The labs (tests/labs/NAME.lab, docs/labs/NAME.md): `make lab` copies
+# the tree to build/lab/LAB with the lab's functions stubbed; `make
+# grade`, run in that copy, grades them (in this tree: full marks);
+# `make grade-check` grades a clean copy, which must score full marks,
+# and each lab's stub and mutants, which must lose points (slow:
+# LABS=a,b for some).
+LAB	?=
+LABS	?=
+comma	:= ,
+lab: deps
+	$(PYTHON) scripts/lab.py start $(LAB)
+
+grade: deps
+	$(PYTHON) scripts/lab.py grade $(LAB)
+
+grade-check: deps
+	$(PYTHON) scripts/lab.py grade-check --clean $(subst $(comma), ,$(LABS))
+
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(B)/kernel.elf"
@@ -366,6 +391,10 @@ help:
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
+	@echo "  docs           every sample of README.md and docs/ from a real run"
+	@echo "  lab            LAB=NAME: a copy of the tree in build/lab/NAME to do it in"
+	@echo "  grade          LAB=NAME: points per test of the lab, and the total"
+	@echo "  grade-check    each lab's stub and mutants must lose points (LABS=a,b)"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
 	@echo "Variables: FTRACE=patchable|mcount|none SMP=N MEM=SIZE APPEND=..."

@@ -45,7 +45,7 @@ CATALOGUE = os.path.join(ROOT, 'tests', 'mutants')
 # run beside make mutate).
 WORK = os.path.join('build', 'mutate', str(os.getpid()))
 # build/ subdirectories a mutant's copy does not need.
-BUILD_SKIP = {'mutate', 'fuzz', 'host-asan', 'none'}
+BUILD_SKIP = {'mutate', 'fuzz', 'host-asan', 'none', 'lab', 'lab-check'}
 SAMPLE_AREAS = 5
 TEST_TIMEOUT = 300          # seconds; a hang the mutant caused is a kill
 TIMEOUT_FACTOR = 3          # after a clean run: this many times its time,

@@ -11,7 +11,7 @@
  *    counts per record how many ops want it, and a site is a call
  *    exactly when that count is nonzero.
  *  - ftrace_run_update_code takes text_mutex and runs
- *    ftrace_modify_all_code in the seeds' three steps: under
+ *    ftrace_modify_all_code in Linux's three steps: under
  *    stop_machine, or in live mode while the other harts run on
  *    (trace/ftrace_live.c).
  */
@@ -622,7 +622,7 @@ static void check_arch(int ret, const char *what)
 }
 
 /*
- * The seeds' three steps. First ftrace_call goes to the list function,
+ * Linux's three steps. First ftrace_call goes to the list function,
  * which tests every ops' hashes per ip; only then do sites change (and a
  * new filter takes effect); only then does ftrace_call go to the final
  * function. So no callback runs for an ip its ops' hashes did not hold

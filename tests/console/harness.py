@@ -273,6 +273,12 @@ class Kernel:
         out = self.read_until_prompt(timeout)
         return out.partition('\n')[2]    # drop the echoed command line
 
+    def prompt(self):
+        """The prompt the last wait ended at, e.g. 'rvftrace:/# '."""
+        with self._cond:
+            return self._text[self._text.rfind('\n', 0, self._pos) + 1:
+                              self._pos]
+
     def responsive(self, timeout=5):
         """Does an empty command line get a fresh prompt?"""
         if not self.alive:

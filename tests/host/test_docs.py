@@ -1,12 +1,15 @@
 """test_docs.py: the teaching docs name only code that exists.
 
-Every `file:function` written in backquotes in docs/*.md and README.md
-must name an existing file that defines that function (or assembly
-label, or linker symbol). Every file path in backquotes must exist.
-The shell commands in the docs are typed at a real kernel by
-tests/console/test_docs.py. docs/architecture.md's table of commands
-must name every SHELL_COMMAND the sources register, with its file and
-function.
+Every `file:function` written in backquotes in docs/*.md, the labs'
+handouts (docs/labs/*.md) and README.md must name an existing file that
+defines that function (or assembly label, or linker symbol). Every
+file path in backquotes must exist. Every console block must be a
+sample that `make docs` (scripts/docs.py) makes, and
+tests/console/test_docs.py compares each with a fresh run. No doc or
+source cites the "seed" documents, which are not in the repository.
+README's layout list names every document in docs/.
+docs/architecture.md's table of commands must name every SHELL_COMMAND
+the sources register, with its file and function.
 
 Run with python3; prints KTAP.
 """
@@ -14,6 +17,7 @@ Run with python3; prints KTAP.
 import glob
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -36,6 +40,7 @@ def defines(text, name, ext):
 
 def doc_files():
     return sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md')) +
+                  glob.glob(os.path.join(ROOT, 'docs', 'labs', '*.md')) +
                   [os.path.join(ROOT, 'README.md')])
 
 
@@ -71,8 +76,50 @@ def command_checks():
                    f'{short}:{fn}', table.get(name) == (short, fn))
 
 
+SEED = re.compile(r"\bseeds?\s+00\d|shared/seeds|\bseeds'")
+SAMPLE = re.compile(r'^<!-- sample: (kernel|boot|host)\b')
+
+
+def seed_checks():
+    """(description, ok): no file git knows cites a seed document."""
+    files = subprocess.run(['git', 'ls-files'], cwd=ROOT, text=True,
+                           stdout=subprocess.PIPE).stdout.split()
+    for path in files:
+        if not path.endswith(('.md', '.c', '.h', '.S', '.py', '.ld')):
+            continue
+        if path == 'tests/host/test_docs.py':
+            continue
+        text = open(os.path.join(ROOT, path), errors='replace').read()
+        hits = [m[0] for m in SEED.finditer(text)]
+        if hits:
+            yield f'{path}: cites a seed document: {hits[0]!r}', False
+    yield 'no seed documents cited', True
+
+
+def sample_checks():
+    """(description, ok): each console block is a sample make docs makes."""
+    for doc in doc_files():
+        lines = open(doc).read().split('\n')
+        short = os.path.relpath(doc, ROOT)
+        for i, line in enumerate(lines):
+            if line == '```console':
+                yield (f'{short}:{i + 1}: the console block is a sample',
+                       i > 0 and SAMPLE.match(lines[i - 1]) is not None)
+
+
+def layout_checks():
+    """(description, ok): README's layout list names every document."""
+    text = open(os.path.join(ROOT, 'README.md')).read()
+    layout = text[text.index('## Layout'):]
+    for doc in sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md'))):
+        name = os.path.basename(doc)
+        yield f'README.md layout names docs/{name}', name in layout
+
+
 def main():
-    results = list(checks()) + list(command_checks())
+    results = (list(checks()) + list(command_checks()) +
+               list(seed_checks()) + list(sample_checks()) +
+               list(layout_checks()))
     print('KTAP version 1')
     print(f'1..{len(results)}')
     for i, (what, ok) in enumerate(results, 1):

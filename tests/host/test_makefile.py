@@ -19,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 SOURCES = ('Makefile', 'linker.ld', 'arch', 'include', 'kernel', 'lib',
            'scripts', 'trace')
 # Other builds and tests under build/ that kernel.elf does not need.
-OTHER_OUTPUTS = ('mcount', 'none', 'host', 'host-asan', 'fuzz', 'gc')
+OTHER_OUTPUTS = ('mcount', 'none', 'host', 'host-asan', 'fuzz', 'gc',
+                 'lab', 'lab-check', 'mutate')
 PROBE = 'kernel/relink_probe.c'
 PROBE_TEXT = '/* relink_probe.c: a source test_makefile.py adds. */\n' \
              'void relink_probe(void)\n{\n}\n'
