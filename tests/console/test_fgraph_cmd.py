@@ -2,8 +2,9 @@
 
 With function_graph on and no filter, the shell's own call of the traced
 `for_each_task` (from the untraced `cmd_fgraph`) is hooked while
-`fgraph` copies the stacks, so the shell's stack holds exactly that
-call: the function, the address it really returns to, and a call time.
+`fgraph` copies the stacks, so the shell's stack holds that call
+innermost: the function, the address it really returns to, and a call
+time; below it, the shell's own traced calls that led to the command.
 """
 
 import re
@@ -13,6 +14,20 @@ HEADER = 'ret_stack: 50 entries of 40 bytes per task\nunbalanced returns: 0\n'
 ENTRY = re.compile(r'  \[ 0\] for_each_task\+0x0/0x[0-9a-f]+ '
                    r'ret cmd_fgraph\+0x[0-9a-f]+/0x[0-9a-f]+ '
                    r'calltime (\d+)\n')
+OUTER = re.compile(r'  \[ *(\d+)\] \w+\+0x0/0x[0-9a-f]+ '
+                   r'ret \w+\+0x[0-9a-f]+/0x[0-9a-f]+ calltime (\d+)\n')
+
+
+def check_shell_stack(pid, out):
+    """The shell's block: depth N, then N entries, for_each_task first."""
+    block = re.search(rf'^{pid} sh: depth (\d+)\n((?:  \[.*\n)*)', out, re.M)
+    assert block, out
+    lines = block[2].splitlines(True)
+    assert int(block[1]) == len(lines) >= 1, out
+    assert ENTRY.fullmatch(lines[0]) and int(ENTRY.match(lines[0])[1]), out
+    for i, line in enumerate(lines):
+        m = OUTER.fullmatch(line)
+        assert m and int(m[1]) == i, out
 
 
 def shell_pid(k):
@@ -38,9 +53,7 @@ def test_every_hooked_task(k):
     finally:
         graph(k, 'nop')
     assert out.startswith(HEADER), out
-    block = re.search(rf'^{pid} sh: depth 1\n(.*\n)', out, re.M)
-    assert block and ENTRY.fullmatch(block[1]), out
-    assert int(ENTRY.fullmatch(block[1])[1]) > 0, out
+    check_shell_stack(pid, out)
     for m in re.finditer(r'^(\d+) (\S+): depth (\d+)\n', out, re.M):
         assert int(m[3]) >= 1, f'a task without hooked calls listed:\n{out}'
 
@@ -52,9 +65,9 @@ def test_one_task(k):
         out = k.run(f'fgraph {pid}')
     finally:
         graph(k, 'nop')
-    head = HEADER + f'{pid} sh: depth 1\n'
-    assert out.startswith(head), out
-    assert ENTRY.fullmatch(out[len(head):]), out
+    assert out.startswith(HEADER), out
+    check_shell_stack(pid, out)
+    assert out.count(': depth ') == 1, out
     k.check(k.run(f'fgraph {pid}'), HEADER + f'{pid} sh: depth 0\n')
 
 
