@@ -29,6 +29,8 @@ struct trace_array global_trace = {
 		       TRACE_ITER_OVERWRITE | TRACE_ITER_IRQ_INFO |
 		       TRACE_ITER_MARKERS,
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
+	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
+	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
 };
 
 /* In enum trace_iter_flags order, which is Linux's listing order. */

@@ -242,6 +242,8 @@ struct trace_array {
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
+	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
+	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
 	int stop_count;			/* pause-on-trace readers */
 };
 
@@ -445,6 +447,7 @@ struct trace_entry *trace_iter_peek_cpu(struct trace_iterator *iter);
 void trace_iter_skip_cpu(struct trace_iterator *iter);
 void get_total_entries(struct trace_array *tr, unsigned long *total,
 		       unsigned long *entries);
+void ftrace_dump(bool all_cpus);
 
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
@@ -478,6 +481,12 @@ int unregister_ftrace_function_probe_func(const char *glob, int len,
 					  struct ftrace_probe_ops *ops);
 int ftrace_process_command(struct trace_array *tr, char *token);
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
+
+/* ftrace_mod.c: FUNC:mod:MODULE, kept for modules never loaded */
+int ftrace_mod_command(struct list_head *head, struct ftrace_hash *hash,
+		       const char *func, const char *module);
+void ftrace_mod_clear(struct list_head *head);
+void ftrace_mod_show(struct list_head *head, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);

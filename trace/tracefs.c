@@ -351,8 +351,12 @@ static void create_per_cpu(struct inode *dir)
 
 void trace_create_files(struct inode *dir)
 {
+	struct inode *marker;
+
 	if (!dir)
 		panic("tracing: no /sys/kernel/tracing");
+	/* Linux's TRACE_MODE_WRITE 0640 and TRACE_MODE_READ 0440, dirs 0750 */
+	dir->umask = 0007;
 	create_simple(dir, "available_tracers", available_tracers_show,
 		      NULL, 0);
 	create_simple(dir, "current_tracer", current_tracer_show,
@@ -367,7 +371,9 @@ void trace_create_files(struct inode *dir)
 		      NULL, 0);
 	create_simple(dir, "trace_clock", trace_clock_show, trace_clock_store,
 		      0);
-	create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+	marker = create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+	if (marker)
+		marker->mode = S_IFREG | 0220;	/* write-only, as Linux's */
 	create_simple(dir, "trace_options", trace_options_show,
 		      trace_options_store, 0);
 	create_simple(dir, "README", readme_show, NULL, 0);

@@ -112,15 +112,6 @@ def test_write_errors(k):
     reset(k)
 
 
-def test_filter_keeps_old_on_error(k):
-    """Unlike Linux, `>` with a bad name leaves the old filter."""
-    reset(k)
-    write(k, 'set_ftrace_filter', 'fib')
-    k.check(write(k, 'set_ftrace_filter', 'no_such_function_xyz'), EINVAL)
-    k.check(cat(k, 'set_ftrace_filter'), 'fib\n')
-    reset(k)
-
-
 def test_buffer_resize(k):
     reset(k)
     k.check(write(k, 'buffer_size_kb', '8'), '')
