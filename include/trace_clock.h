@@ -12,13 +12,28 @@
 #include "types.h"
 #include "asm/csr.h"
 
+/*
+ * Linux's names, then this kernel's instret. The kernel has one
+ * timebase, no suspend, no NTP and no wall clock, so perf reads what
+ * local does, and mono, mono_raw, boot and tai what global does (tai
+ * counts from boot, not from 1970). uptime counts timer ticks (HZ),
+ * Linux's jiffies.
+ */
 enum trace_clock_id {
 	TRACE_CLOCK_LOCAL,	/* the time CSR, in its ticks */
 	TRACE_CLOCK_GLOBAL,	/* the same, never behind across harts */
 	TRACE_CLOCK_COUNTER,	/* an atomic event counter */
+	TRACE_CLOCK_UPTIME,	/* timer ticks since boot */
+	TRACE_CLOCK_PERF,
+	TRACE_CLOCK_MONO,
+	TRACE_CLOCK_MONO_RAW,
+	TRACE_CLOCK_BOOT,
+	TRACE_CLOCK_TAI,
 	TRACE_CLOCK_INSTRET,	/* instructions retired by this hart */
 	TRACE_CLOCK_NR,		/* any other clock: a function to call */
 };
+
+u64 trace_clock_uptime(void);	/* a division: not worth inlining */
 
 /* global's last value, counter's: the assembly reads them too. */
 extern u64 trace_clock_global_last, trace_clock_counter_value;
@@ -42,10 +57,16 @@ static __always_inline u64 trace_clock_read(enum trace_clock_id id)
 {
 	switch (id) {
 	case TRACE_CLOCK_GLOBAL:
+	case TRACE_CLOCK_MONO:
+	case TRACE_CLOCK_MONO_RAW:
+	case TRACE_CLOCK_BOOT:
+	case TRACE_CLOCK_TAI:
 		return __trace_clock_global();
 	case TRACE_CLOCK_COUNTER:
 		return __atomic_add_fetch(&trace_clock_counter_value, 1,
 					  __ATOMIC_RELAXED);
+	case TRACE_CLOCK_UPTIME:
+		return trace_clock_uptime();
 	case TRACE_CLOCK_INSTRET:
 		return rdinstret();
 	default:
@@ -57,6 +78,11 @@ static __always_inline u64 trace_clock_read(enum trace_clock_id id)
 u64 trace_clock_local_ticks(void);
 u64 trace_clock_global(void);
 u64 trace_clock_counter(void);
+u64 trace_clock_perf(void);
+u64 trace_clock_mono(void);
+u64 trace_clock_mono_raw(void);
+u64 trace_clock_boot(void);
+u64 trace_clock_tai(void);
 u64 trace_clock_instret(void);
 u64 trace_clock_ticks_to_ns(u64 ticks);
 /* The id of a clock function, TRACE_CLOCK_NR for any other. */

@@ -51,6 +51,13 @@ static const struct trace_clock_def {
 	[TRACE_CLOCK_GLOBAL] = { "global", trace_clock_global, true, true },
 	[TRACE_CLOCK_COUNTER] = { "counter", trace_clock_counter, false,
 				  false },
+	[TRACE_CLOCK_UPTIME] = { "uptime", trace_clock_uptime, false, false },
+	[TRACE_CLOCK_PERF] = { "perf", trace_clock_perf, true, true },
+	[TRACE_CLOCK_MONO] = { "mono", trace_clock_mono, true, true },
+	[TRACE_CLOCK_MONO_RAW] = { "mono_raw", trace_clock_mono_raw, true,
+				   true },
+	[TRACE_CLOCK_BOOT] = { "boot", trace_clock_boot, true, true },
+	[TRACE_CLOCK_TAI] = { "tai", trace_clock_tai, true, true },
 	[TRACE_CLOCK_INSTRET] = { "instret", trace_clock_instret, false,
 				  false },
 };

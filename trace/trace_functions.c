@@ -139,6 +139,11 @@ static void *const function_fast_paths[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_function_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_function_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_function_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_function_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_function_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_function_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_function_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_function_fast_global,
 };
 #endif
 

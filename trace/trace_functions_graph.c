@@ -78,6 +78,11 @@ static void *const graph_fast_entry[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_graph_entry_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_graph_entry_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_graph_entry_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_graph_entry_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_graph_entry_fast_global,
 };
 
 static void *const graph_fast_return[TRACE_CLOCK_NR] = {
@@ -85,6 +90,11 @@ static void *const graph_fast_return[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_graph_return_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_graph_return_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_graph_return_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_graph_return_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_graph_return_fast_global,
 };
 #endif
 

@@ -1,7 +1,13 @@
 """test_tracefs.py: /sys/kernel/tracing's files read and refuse as
 Linux 6.1's do (shared/reference/linux-6.1: m1, m4, l-errors)."""
 
-from tracing import T, EINVAL, reset, cat, write
+import re
+
+from tracing import T, EINVAL, reset, cat, write, trace_lines
+
+# Linux 6.1's clocks (a2-trace_clock-counter), then this kernel's own.
+CLOCKS = '[local] global counter uptime perf mono mono_raw boot tai instret\n'
+STAMP = re.compile(r'\] \.{5} +(\d+(?:\.\d{6})?): fib <-')
 
 
 def header(ncpu, tracer='nop', entries='0/0'):
@@ -25,7 +31,7 @@ def test_default_reads(k):
     k.check(cat(k, 'tracing_on'), '1\n')
     k.check(cat(k, 'buffer_size_kb'), '1410\n')
     k.check(cat(k, 'buffer_total_size_kb'), f'{1410 * k.smp}\n')
-    k.check(cat(k, 'trace_clock'), '[local] global counter instret\n')
+    k.check(cat(k, 'trace_clock'), CLOCKS)
     k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
     k.check(cat(k, 'set_ftrace_notrace'), '#### no functions disabled ####\n')
     k.check(cat(k, 'set_ftrace_pid'), 'no pid\n')
@@ -94,7 +100,7 @@ def test_write_errors(k):
               '#### all functions enabled ####\n'),
              ('set_graph_notrace', 'no_such_function_xyz',
               '#### no functions disabled ####\n'),
-             ('trace_clock', 'bogus', '[local] global counter instret\n'),
+             ('trace_clock', 'bogus', CLOCKS),
              ('options/sym-offset', '2', '0\n'),
              ('options/sym-offset', 'abc', '0\n'),
              ('enabled_functions', 'x', '')]
@@ -130,3 +136,25 @@ def test_readme_and_info(k):
     assert ' pages:' in cat(k, 'dyn_ftrace_total_info')
     assert 'fib\n' in cat(k, 'available_filter_functions')
     k.check(k.run('cat /proc/sys/kernel/ftrace_enabled'), '1\n')
+
+
+def test_trace_clocks(k):
+    """Each clock stamps a function trace: in seconds.microseconds for
+    the clocks in ns, as a plain count for counter, uptime and instret;
+    never backwards on one CPU."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function')
+    names = CLOCKS.replace('[', '').replace(']', '').split()
+    for clock in names:
+        k.check(write(k, 'trace_clock', clock), '')
+        k.check(cat(k, 'trace_clock'), ' '.join(
+            f'[{n}]' if n == clock else n for n in names) + '\n')
+        k.run('run fib 3')
+        stamps = [STAMP.search(l) for l in trace_lines(k)]
+        assert len(stamps) == 5 and all(stamps), (clock, trace_lines(k))
+        in_ns = clock not in ('counter', 'uptime', 'instret')
+        assert all(('.' in m[1]) == in_ns for m in stamps), clock
+        values = [float(m[1]) for m in stamps]
+        assert values == sorted(values), (clock, values)
+    reset(k)
