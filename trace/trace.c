@@ -24,10 +24,11 @@ static struct tracer *trace_types;
 unsigned long tracing_thresh;
 
 struct trace_array global_trace = {
-	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_ANNOTATE |
-		       TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD |
-		       TRACE_ITER_OVERWRITE | TRACE_ITER_IRQ_INFO |
-		       TRACE_ITER_MARKERS,
+	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK |
+		       TRACE_ITER_ANNOTATE | TRACE_ITER_CONTEXT_INFO |
+		       TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |
+		       TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS |
+		       TRACE_ITER_HASH_PTR | TRACE_ITER_FUNCTION,
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
 	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
 	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
@@ -35,9 +36,12 @@ struct trace_array global_trace = {
 
 /* In enum trace_iter_flags order, which is Linux's listing order. */
 const char *const trace_options[] = {
-	"print-parent", "sym-offset", "sym-addr", "annotate", "context-info",
-	"latency-format", "record-cmd", "record-tgid", "overwrite",
-	"irq-info", "markers", "pause-on-trace",
+	"print-parent", "sym-offset", "sym-addr", "verbose", "raw", "hex",
+	"bin", "block", "trace_printk", "annotate", "userstacktrace",
+	"sym-userobj", "printk-msg-only", "context-info", "latency-format",
+	"record-cmd", "record-tgid", "overwrite", "disable_on_free",
+	"irq-info", "markers", "event-fork", "pause-on-trace", "hash-ptr",
+	"function-trace", "function-fork", "display-graph", "stacktrace",
 };
 const unsigned int trace_options_count = ARRAY_SIZE(trace_options);
 
@@ -73,11 +77,41 @@ static void nop_trace_reset(struct trace_array *tr)
 {
 }
 
+/*
+ * Linux's nop has two options to test the option files with: setting
+ * test_nop_accept works, setting test_nop_refuse fails with EINVAL.
+ */
+#define TRACE_NOP_OPT_ACCEPT	0x1
+#define TRACE_NOP_OPT_REFUSE	0x2
+
+static const struct tracer_opt nop_opts[] = {
+	{ "test_nop_accept", TRACE_NOP_OPT_ACCEPT },
+	{ "test_nop_refuse", TRACE_NOP_OPT_REFUSE },
+	{ NULL, 0 },
+};
+
+static struct tracer_flags nop_flags = { 0, nop_opts };
+
+static int nop_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
+			int set)
+{
+	if (bit == TRACE_NOP_OPT_ACCEPT) {
+		printk("<7>nop_test_accept flag set to %d: we accept. "
+		       "Now cat trace_options to see the result\n", set);
+		return 0;
+	}
+	printk("<7>nop_test_refuse flag set to %d: we refuse. "
+	       "Now cat trace_options to see the result\n", set);
+	return -EINVAL;
+}
+
 /* The tracer that records nothing: only trace_marker and probes write. */
 static struct tracer nop_trace = {
 	.name = "nop",
 	.init = nop_trace_init,
 	.reset = nop_trace_reset,
+	.flags = &nop_flags,
+	.set_flag = nop_set_flag,
 };
 register_tracer_initcall(nop_trace);
 

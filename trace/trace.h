@@ -163,20 +163,39 @@ static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 
 /* ---- options (trace_options, options/) -------------------------------- */
 
-/* Linux's TRACE_ITER_* that change what rvftrace records or prints. */
+/*
+ * Linux 6.1's TRACE_ITER_*, in its order, which trace_options lists
+ * (docs/tracefs.md says what each does here).
+ */
 enum trace_iter_flags {
 	TRACE_ITER_PRINT_PARENT		= 1 << 0,
 	TRACE_ITER_SYM_OFFSET		= 1 << 1,
 	TRACE_ITER_SYM_ADDR		= 1 << 2,
-	TRACE_ITER_ANNOTATE		= 1 << 3,
-	TRACE_ITER_CONTEXT_INFO		= 1 << 4,
-	TRACE_ITER_LATENCY_FMT		= 1 << 5,
-	TRACE_ITER_RECORD_CMD		= 1 << 6,
-	TRACE_ITER_RECORD_TGID		= 1 << 7,
-	TRACE_ITER_OVERWRITE		= 1 << 8,
-	TRACE_ITER_IRQ_INFO		= 1 << 9,
-	TRACE_ITER_MARKERS		= 1 << 10,
-	TRACE_ITER_PAUSE		= 1 << 11,
+	TRACE_ITER_VERBOSE		= 1 << 3,
+	TRACE_ITER_RAW			= 1 << 4,
+	TRACE_ITER_HEX			= 1 << 5,
+	TRACE_ITER_BIN			= 1 << 6,
+	TRACE_ITER_BLOCK		= 1 << 7,
+	TRACE_ITER_PRINTK		= 1 << 8,
+	TRACE_ITER_ANNOTATE		= 1 << 9,
+	TRACE_ITER_USERSTACKTRACE	= 1 << 10,
+	TRACE_ITER_SYM_USEROBJ		= 1 << 11,
+	TRACE_ITER_PRINTK_MSGONLY	= 1 << 12,
+	TRACE_ITER_CONTEXT_INFO		= 1 << 13,
+	TRACE_ITER_LATENCY_FMT		= 1 << 14,
+	TRACE_ITER_RECORD_CMD		= 1 << 15,
+	TRACE_ITER_RECORD_TGID		= 1 << 16,
+	TRACE_ITER_OVERWRITE		= 1 << 17,
+	TRACE_ITER_STOP_ON_FREE		= 1 << 18,
+	TRACE_ITER_IRQ_INFO		= 1 << 19,
+	TRACE_ITER_MARKERS		= 1 << 20,
+	TRACE_ITER_EVENT_FORK		= 1 << 21,
+	TRACE_ITER_PAUSE		= 1 << 22,
+	TRACE_ITER_HASH_PTR		= 1 << 23,
+	TRACE_ITER_FUNCTION		= 1 << 24,
+	TRACE_ITER_FUNC_FORK		= 1 << 25,
+	TRACE_ITER_DISPLAY_GRAPH	= 1 << 26,
+	TRACE_ITER_STACKTRACE		= 1 << 27,
 };
 
 extern const char *const trace_options[];
@@ -302,6 +321,7 @@ void tracing_start_tr(struct trace_array *tr);
  * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
  */
 enum {
+	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,	/* listed, not done */
 	TRACE_GRAPH_PRINT_CPU		= 0x2,
 	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
 	TRACE_GRAPH_PRINT_PROC		= 0x8,
@@ -309,6 +329,8 @@ enum {
 	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
 	TRACE_GRAPH_PRINT_IRQS		= 0x80,
 	TRACE_GRAPH_PRINT_TAIL		= 0x100,
+	TRACE_GRAPH_SLEEP_TIME		= 0x200,	/* listed, not done */
+	TRACE_GRAPH_GRAPH_TIME		= 0x400,	/* listed, not done */
 };
 
 extern unsigned int fgraph_max_depth;

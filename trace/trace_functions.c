@@ -42,9 +42,11 @@ _Static_assert(FAST_SR_SIE == SSTATUS_SIE &&
 	       "the function tracer's fast path builds the same event");
 
 #define TRACE_FUNC_OPT_STACK	0x1
+#define TRACE_FUNC_OPT_NO_REPEATS	0x2	/* listed, not done: docs/tracefs.md */
 
 static const struct tracer_opt func_opts[] = {
 	{ "func_stack_trace", TRACE_FUNC_OPT_STACK },
+	{ "func-no-repeats", TRACE_FUNC_OPT_NO_REPEATS },
 	{ NULL, 0 },
 };
 
