@@ -105,7 +105,7 @@ def test_empty_header(k):
     assert cat(k, 'trace_options').endswith(
         'funcgraph-cpu\nfuncgraph-overhead\nnofuncgraph-proc\n'
         'funcgraph-duration\nnofuncgraph-abstime\nfuncgraph-irqs\n'
-        'nofuncgraph-tail\n')
+        'nofuncgraph-tail\nsleep-time\ngraph-time\n')
     reset_graph(k)
 
 
