@@ -32,6 +32,7 @@ struct trace_array global_trace = {
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
 	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
 	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
+	.buffer_percent = 50,
 };
 
 /* In enum trace_iter_flags order, which is Linux's listing order. */
@@ -248,6 +249,20 @@ int tracing_tracer_names(const char **names, int max)
 }
 
 /* ---- clocks ------------------------------------------------------------- */
+
+/* Linux's order, then this kernel's instret. */
+static const enum trace_clock_id clock_order[] = {
+	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER,
+	TRACE_CLOCK_UPTIME, TRACE_CLOCK_PERF, TRACE_CLOCK_MONO,
+	TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT, TRACE_CLOCK_TAI,
+	TRACE_CLOCK_INSTRET,
+};
+
+/* The clock trace_clock lists at pos. */
+int trace_clock_at(int pos)
+{
+	return clock_order[pos];
+}
 
 const char *trace_clock_name(int id)
 {

@@ -264,6 +264,8 @@ struct trace_array {
 	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
 	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
 	int stop_count;			/* pause-on-trace readers */
+	unsigned int buffer_percent;	/* buffer_percent: no reader here
+					 * waits on it (docs/tracefs.md) */
 };
 
 extern struct trace_array global_trace;
@@ -305,6 +307,7 @@ int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu);
 int tracing_set_clock(struct trace_array *tr, const char *name);
 int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
+int trace_clock_at(int pos);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
 bool trace_clock_in_ns(struct trace_array *tr);
@@ -408,6 +411,9 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 void tracing_record_cmdline(struct task *t);
 void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
+void trace_saved_cmdlines_show(struct seq_buf *seq, long data);
+void trace_saved_cmdlines_size_show(struct seq_buf *seq, long data);
+int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data);
 
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);

@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "time.h"
 #include "sched.h"
+#include "init.h"
 #include "trace_clock.h"
 
 u64 trace_clock_global_last;
@@ -27,11 +28,14 @@ u64 trace_clock_ticks_to_ns(u64 ticks)
 	return ((unsigned __int128)ticks * ns_per_tick_q32) >> 32;
 }
 
-/* Linux's jiffies, from the time CSR: the timer ticks HZ times a second. */
-u64 trace_clock_uptime(void)
+u32 trace_clock_uptime_div;
+
+/* uptime is Linux's jiffies, from the time CSR: HZ timer ticks a second. */
+static void trace_clock_init(void)
 {
-	return rdtime() / (timebase_freq / HZ);
+	trace_clock_uptime_div = timebase_freq / HZ;
 }
+early_initcall(trace_clock_init);
 
 #define DEFINE_TRACE_CLOCK(name, id)		\
 	u64 name(void)				\
@@ -42,6 +46,7 @@ u64 trace_clock_uptime(void)
 DEFINE_TRACE_CLOCK(trace_clock_local_ticks, TRACE_CLOCK_LOCAL)
 DEFINE_TRACE_CLOCK(trace_clock_global, TRACE_CLOCK_GLOBAL)
 DEFINE_TRACE_CLOCK(trace_clock_counter, TRACE_CLOCK_COUNTER)
+DEFINE_TRACE_CLOCK(trace_clock_uptime, TRACE_CLOCK_UPTIME)
 DEFINE_TRACE_CLOCK(trace_clock_perf, TRACE_CLOCK_PERF)
 DEFINE_TRACE_CLOCK(trace_clock_mono, TRACE_CLOCK_MONO)
 DEFINE_TRACE_CLOCK(trace_clock_mono_raw, TRACE_CLOCK_MONO_RAW)

@@ -54,11 +54,13 @@ static int tracing_on_store(char *buf, struct file *file, long data)
 
 static void trace_clock_show(struct seq_buf *s, long data)
 {
-	int i, cur = global_trace.clock_id;
+	int i, id, cur = global_trace.clock_id;
 
-	for (i = 0; i < trace_clock_count(); i++)
-		seq_printf(s, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
-			   trace_clock_name(i), i == cur ? "]" : "");
+	for (i = 0; i < trace_clock_count(); i++) {
+		id = trace_clock_at(i);
+		seq_printf(s, "%s%s%s%s", i ? " " : "", id == cur ? "[" : "",
+			   trace_clock_name(id), id == cur ? "]" : "");
+	}
 	seq_puts(s, "\n");
 }
 
@@ -163,6 +165,41 @@ static void stats_show(struct seq_buf *s, long data)
 		   ring_buffer_dropped_events_cpu(buffer, cpu));
 	seq_printf(s, "read events: %lu\n",
 		   ring_buffer_read_events_cpu(buffer, cpu));
+}
+
+/* ---- buffer_percent, timestamp_mode, printk_formats ---------------------- */
+
+static void buffer_percent_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%u\n", READ_ONCE(global_trace.buffer_percent));
+}
+
+/* 0 to 100; 0 is kept as 1, as Linux's buffer_percent_write does. */
+static int buffer_percent_store(char *buf, struct file *file, long data)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	if (ret)
+		return ret;
+	if (val > 100)
+		return -EINVAL;
+	WRITE_ONCE(global_trace.buffer_percent, val ? val : 1);
+	return 0;
+}
+
+/* Events carry time deltas, with an absolute stamp where one is needed. */
+static void timestamp_mode_show(struct seq_buf *s, long data)
+{
+	seq_puts(s, "[delta] absolute\n");
+}
+
+/*
+ * The formats of trace_printk() and tracepoint_string(): this kernel
+ * has neither, so the file is empty.
+ */
+static void printk_formats_show(struct seq_buf *s, long data)
+{
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -384,6 +421,15 @@ void trace_create_files(struct inode *dir)
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
+	create_simple(dir, "buffer_percent", buffer_percent_show,
+		      buffer_percent_store, 0);
+	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
+	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
+	create_simple(dir, "saved_cmdlines", trace_saved_cmdlines_show, NULL,
+		      0);
+	create_simple(dir, "saved_cmdlines_size",
+		      trace_saved_cmdlines_size_show,
+		      trace_saved_cmdlines_size_store, 0);
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);

@@ -71,7 +71,7 @@ def test_stat_reports_what_is_set(k):
     k.check(k.run('trace-cmd stat'), report + '\nTracing is disabled\n\n')
     out = k.run('trace-cmd stat -o')
     assert out.startswith(report + '\nOptions:\n   noprint-parent\n'), out
-    assert out.endswith('   nofunc_stack_trace\n\nTracing is disabled\n\n')
+    assert out.endswith('   nofunc-no-repeats\n\nTracing is disabled\n\n')
 
 
 def test_reset_puts_everything_back(k):

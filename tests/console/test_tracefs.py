@@ -156,3 +156,31 @@ def test_trace_clocks(k):
         values = [float(m[1]) for m in stamps]
         assert values == sorted(values), (clock, values)
     reset(k)
+
+
+def test_more_files(k):
+    """timestamp_mode, buffer_percent, printk_formats, saved_cmdlines
+    and saved_cmdlines_size read and refuse as Linux 6.1's (q-g)."""
+    reset(k)
+    k.check(cat(k, 'timestamp_mode'), '[delta] absolute\n')
+    k.check(write(k, 'timestamp_mode', 'absolute'), EINVAL)
+    k.check(cat(k, 'buffer_percent'), '50\n')
+    k.check(write(k, 'buffer_percent', '0'), '')
+    k.check(cat(k, 'buffer_percent'), '1\n')
+    k.check(write(k, 'buffer_percent', '101'), EINVAL)
+    k.check(write(k, 'buffer_percent', '50'), '')
+    k.check(cat(k, 'printk_formats'), '')
+    k.check(cat(k, 'saved_cmdlines_size'), '128\n')
+    k.check(write(k, 'saved_cmdlines_size', '0'), EINVAL)
+    k.check(write(k, 'saved_cmdlines_size', '32769'), EINVAL)
+    k.check(write(k, 'saved_cmdlines_size', '4'), '')
+    k.check(cat(k, 'saved_cmdlines_size'), '4\n')
+    assert len(cat(k, 'saved_cmdlines').splitlines()) <= 4
+    k.check(write(k, 'saved_cmdlines_size', '64'), '')
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 2')
+    pid = re.match(r'^ +fib-(\d+) ', trace_lines(k)[0])[1]
+    assert f'{pid} fib' in cat(k, 'saved_cmdlines').splitlines()
+    k.check(write(k, 'saved_cmdlines_size', '128'), '')
+    reset(k)

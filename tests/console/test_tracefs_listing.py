@@ -53,9 +53,8 @@ ABSENT = {
     # a later session (they need the events branch's static keys)
     'instances',
     # not built yet
-    'saved_tgids', 'saved_cmdlines_size', 'saved_cmdlines',
-    'set_ftrace_notrace_pid', 'buffer_percent', 'timestamp_mode',
-    'trace_marker_raw', 'free_buffer', 'tracing_cpumask', 'printk_formats',
+    'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
+    'free_buffer', 'tracing_cpumask',
 }
 # Linux 6.1 has these too with FUNCTION_PROFILER and STACK_TRACER; the
 # reference's listing was taken without them.
