@@ -167,6 +167,32 @@ static void stats_show(struct seq_buf *s, long data)
 		   ring_buffer_read_events_cpu(buffer, cpu));
 }
 
+/* ---- free_buffer ----------------------------------------------------------- */
+
+/* What is written does not matter: `echo` must not fail. */
+static ssize_t free_buffer_write(struct file *file, const char *buf, size_t n)
+{
+	return n;
+}
+
+/*
+ * At any close, even of a read that failed, the buffer shrinks to its
+ * least (two pages a CPU), and with disable_on_free tracing stops
+ * first (Linux's tracing_free_buffer_release).
+ */
+static int free_buffer_release(struct inode *inode, struct file *file)
+{
+	if (global_trace.trace_flags & TRACE_ITER_STOP_ON_FREE)
+		tracer_tracing_off(&global_trace);
+	return tracing_resize_ring_buffer(&global_trace, 0,
+					  RING_BUFFER_ALL_CPUS);
+}
+
+static const struct file_operations free_buffer_fops = {
+	.write = free_buffer_write,
+	.release = free_buffer_release,
+};
+
 /* ---- buffer_percent, timestamp_mode, printk_formats ---------------------- */
 
 static void buffer_percent_show(struct seq_buf *s, long data)
@@ -421,6 +447,7 @@ void trace_create_files(struct inode *dir)
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
+	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
 	create_simple(dir, "buffer_percent", buffer_percent_show,
 		      buffer_percent_store, 0);
 	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);

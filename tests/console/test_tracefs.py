@@ -184,3 +184,23 @@ def test_more_files(k):
     assert f'{pid} fib' in cat(k, 'saved_cmdlines').splitlines()
     k.check(write(k, 'saved_cmdlines_size', '128'), '')
     reset(k)
+
+
+def test_free_buffer(k):
+    """Closing free_buffer shrinks every CPU's buffer to two pages (7 kB
+    shown), and with disable_on_free stops tracing first."""
+    reset(k)
+    k.check(write(k, 'free_buffer', 'x'), '')
+    k.check(cat(k, 'buffer_size_kb'), '7\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.check(write(k, 'buffer_size_kb', '1408'), '')
+    write(k, 'options/disable_on_free', '1')
+    k.check(write(k, 'free_buffer', ''), '')
+    k.check(cat(k, 'buffer_size_kb'), '7\n')
+    k.check(cat(k, 'tracing_on'), '0\n')
+    k.check(cat(k, 'free_buffer'),
+            'cat: /sys/kernel/tracing/free_buffer: Invalid argument\n')
+    write(k, 'options/disable_on_free', '0')
+    k.check(write(k, 'buffer_size_kb', '1408'), '')
+    k.check(cat(k, 'buffer_size_kb'), '1410\n')
+    reset(k)

@@ -54,7 +54,7 @@ ABSENT = {
     'instances',
     # not built yet
     'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
-    'free_buffer', 'tracing_cpumask',
+    'tracing_cpumask',
 }
 # Linux 6.1 has these too with FUNCTION_PROFILER and STACK_TRACER; the
 # reference's listing was taken without them.
