@@ -180,13 +180,16 @@ static void reset_tracefs(struct kunit *t)
 	}
 }
 
-static void set_up(struct kunit *t, const struct nomem_case *c)
+/* The defaults, then c's setup; returns the memory in use at the defaults. */
+static size_t set_up(struct kunit *t, const struct nomem_case *c)
 {
-	size_t i;
+	size_t i, mem;
 
 	reset_tracefs(t);
+	mem = mm_bytes_in_use();
 	for (i = 0; i < ARRAY_SIZE(c->setup) && c->setup[i].file; i++)
 		KUNIT_EXPECT_EQ(t, run_op(&c->setup[i]), 0);
+	return mem;
 }
 
 /* The words of a filter file and pids, not FUNC:cmd probes. */
@@ -224,9 +227,7 @@ static bool fail_nth(struct kunit *t, const struct nomem_case *c,
 	ssize_t ret;
 	bool hit, kept, partial;
 
-	reset_tracefs(t);
-	mem_at_defaults = mm_bytes_in_use();
-	set_up(t, c);
+	mem_at_defaults = set_up(t, c);
 	before = state_digest();
 	mem = mm_bytes_in_use();
 	fault_attr_set(attr, 100, n, 1);

@@ -222,7 +222,7 @@ static int walk_component(struct inode **dir, const char *name, size_t len)
 	spin_unlock_irqrestore(&tree_lock, flags);
 	if (!child)
 		return -ENOENT;
-	*dir = child;
+	*dir = child->mounted ? child->mounted : child;
 	return 0;
 }
 
@@ -403,6 +403,21 @@ static struct inode *mkdir_path(const char *path)
 	return dir;
 }
 
+/*
+ * Show target at parent/name too, as a bind mount does: a path through
+ * name goes on in target. `..` in there is target's own parent, the
+ * one difference from Linux's automount of tracefs on debugfs.
+ */
+static struct inode *vfs_bind(struct inode *parent, const char *name,
+			      struct inode *target)
+{
+	struct inode *mnt = target ? vfs_mkdir(parent, name) : NULL;
+
+	if (mnt)
+		mnt->mounted = target;
+	return mnt;
+}
+
 /* /dev/null: reads find nothing, writes vanish. */
 static ssize_t null_read(struct file *file, char *buf, size_t n)
 {
@@ -420,15 +435,19 @@ static const struct file_operations null_fops = {
 };
 
 /*
- * The mount points, which tracefs, debugfs and the sysctls fill later,
- * and /dev/null.
+ * The mount points, which tracefs, debugfs and the sysctls fill later
+ * (tracefs shows at /sys/kernel/debug/tracing too, its old place), and
+ * /dev/null.
  */
 static void vfs_init(void)
 {
 	root = alloc_inode("", 0, S_IFDIR | 0755);
 	if (!root || !ramfs_mount(root, "tmp") ||
 	    !mkdir_path("/sys/kernel/tracing") ||
-	    !mkdir_path("/sys/kernel/debug") || !mkdir_path("/proc/sys/kernel") ||
+	    !mkdir_path("/sys/kernel/debug") ||
+	    !vfs_bind(vfs_lookup(NULL, "/sys/kernel/debug"), "tracing",
+		      vfs_lookup(NULL, "/sys/kernel/tracing")) ||
+	    !mkdir_path("/proc/sys/kernel") ||
 	    !vfs_create(mkdir_path("/dev"), "null", S_IFREG | 0666, &null_fops,
 			NULL))
 		panic("vfs: no memory for the mount points");

@@ -143,3 +143,16 @@ def test_printk_msg_only(k):
     write(k, 'options/trace_printk', '1')
     write(k, 'options/printk-msg-only', '0')
     reset(k)
+
+
+def test_debug_tracing_is_the_same_tree(k):
+    """/sys/kernel/debug/tracing, the old path, shows tracefs too."""
+    reset(k)
+    k.check(k.run('ls /sys/kernel/debug/tracing'), k.run(f'ls {T}'))
+    k.check(k.run('ls /sys/kernel/debug/tracing/options'),
+            k.run(f'ls {T}/options'))
+    k.check(k.run('echo fib > /sys/kernel/debug/tracing/set_ftrace_filter'),
+            '')
+    k.check(cat(k, 'set_ftrace_filter'), 'fib\n')
+    assert 'tracing\n' in k.run('ls /sys/kernel/debug')
+    reset(k)
