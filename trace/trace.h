@@ -480,6 +480,8 @@ void ftrace_dump(bool all_cpus);
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
+void print_trace_header(struct trace_iterator *iter);
+void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);
 char trace_find_mark(unsigned long long d);
 void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 		      unsigned long sym_flags);

@@ -38,7 +38,7 @@ void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 /* ---- the context columns -------------------------------------------------- */
 
 /* irqs-off, need-resched, hardirq/softirq, preempt-depth, migrate-disable */
-static void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
+void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
 {
 	unsigned int flags = entry_flags(entry);
 	unsigned int pc = entry_preempt_count(entry);
@@ -306,7 +306,8 @@ static void print_func_help_header_irq(struct trace_iterator *iter)
 }
 
 /* The latency-format preamble (Linux's print_trace_header). */
-static void print_lat_header(struct trace_iterator *iter)
+/* latency-format's header, that function_graph's prints too. */
+void print_trace_header(struct trace_iterator *iter)
 {
 	unsigned long total, entries;
 
@@ -321,6 +322,11 @@ static void print_lat_header(struct trace_iterator *iter)
 		   "#    -----------------\n"
 		   "#\n", iter->trace->name, entries, total,
 		   iter->cpu_file < 0 ? 0 : iter->cpu_file, trace_nr_cpus());
+}
+
+static void print_lat_header(struct trace_iterator *iter)
+{
+	print_trace_header(iter);
 	seq_puts(&iter->seq,
 		 "#                    _------=> CPU#            \n"
 		 "#                   / _-----=> irqs-off/BH-disabled\n"
