@@ -123,6 +123,7 @@ unsigned long ring_buffer_overruns(struct trace_buffer *buffer);
  * Callers serialize with ring_buffer_reader_lock().
  */
 void ring_buffer_reader_lock(struct trace_buffer *buffer);
+bool ring_buffer_reader_trylock(struct trace_buffer *buffer);
 void ring_buffer_reader_unlock(struct trace_buffer *buffer);
 struct ring_buffer_event *ring_buffer_peek(struct trace_buffer *buffer, int cpu,
 					   u64 *ts, unsigned long *lost_events);

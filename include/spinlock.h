@@ -32,6 +32,7 @@ struct mutex {
 #define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, NULL }
 
 void mutex_lock(struct mutex *m);
+bool mutex_trylock(struct mutex *m);	/* never sleeps */
 void mutex_unlock(struct mutex *m);
 
 #endif

@@ -81,6 +81,12 @@ struct inode {
 	struct list_head sibling;
 	const struct file_operations *fops;
 	const struct inode_operations *iops;	/* of a directory */
+	unsigned int umask;		/* of a directory: the permission bits
+					 * whatever is made in it loses, as a
+					 * mount's umask= (tracefs: 0007) */
+	struct inode *mounted;		/* of a directory: the directory a
+					 * path through it reaches instead
+					 * (a bind mount, vfs_bind) */
 	void *private;			/* for the file's operations */
 	char *data;			/* ramfs contents */
 	size_t size, capacity;

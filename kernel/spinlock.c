@@ -75,6 +75,17 @@ void mutex_lock(struct mutex *m)
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 }
 
+bool mutex_trylock(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+	bool free = !m->owner;
+
+	if (free)
+		m->owner = current;
+	spin_unlock_irqrestore(&m->wait_lock, flags);
+	return free;
+}
+
 void mutex_unlock(struct mutex *m)
 {
 	unsigned long flags = spin_lock_irqsave(&m->wait_lock);

@@ -1,6 +1,7 @@
 /*
  * glob.c: shell-style glob matching, as Linux's lib/glob.c (`*`, `?`,
- * `[abc]`, `[a-z]`, `[!x]` or `[^x]`, `\x`; '/' is not special), and
+ * `[abc]`, `[a-z]`, `[!x]`, `\x`; '/' is not special; only '!' negates a
+ * class, so `[^x]` holds '^' and 'x'), and
  * ftrace's filter_parse_regex()/ftrace_match(), which turn the common
  * foo, foo*, *foo and *foo* into plain string compares.
  */
@@ -17,7 +18,7 @@
 static const char *match_class(const char *pat, unsigned char c,
 			       bool *matched)
 {
-	bool inverted = *pat == '!' || *pat == '^';
+	bool inverted = *pat == '!';
 	bool in = false;
 	unsigned char lo, hi;
 

@@ -1115,17 +1115,23 @@ static bool permanent_ops_registered(void)
 	return false;
 }
 
+/*
+ * The file keeps the integer written, as proc_dointvec does; only
+ * whether it is zero matters.
+ */
 int ftrace_enable_sysctl(int enable)
 {
 	struct ftrace_update u = { 0 };
+	bool change;
 
 	mutex_lock(&ftrace_lock);
 	if (!enable && permanent_ops_registered()) {
 		mutex_unlock(&ftrace_lock);
 		return -EBUSY;
 	}
-	if (ftrace_enabled != !!enable) {
-		ftrace_enabled = !!enable;
+	change = !ftrace_enabled != !enable;
+	ftrace_enabled = enable;
+	if (change) {
 		rec_mark_all_pending();
 		update_ftrace_function();
 		u.command = FTRACE_UPDATE_CALLS | trace_func_command();

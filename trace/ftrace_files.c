@@ -9,11 +9,14 @@
  *
  * A filter file gathers a write's words into a copy of the hash and
  * installs it at close (Linux's ftrace_regex_write/_release). Only
- * set_ftrace_filter takes FUNC:cmd commands. Opening with O_TRUNC (`>`)
- * starts from an empty hash, else (`>>`) from the current one. A word ended by whitespace is applied at once, so a bad
- * one fails the write (-EINVAL); a word at the very end of the data is
- * applied at close, where an error cannot be reported. Unlike Linux, a
- * write that failed leaves the hash as it was even after `>`.
+ * set_ftrace_filter takes FUNC:cmd commands; it and set_ftrace_notrace
+ * take FUNC:mod:MODULE (ftrace_mod.c). Opening with O_TRUNC (`>`)
+ * starts from an empty hash, else (`>>`) from the current one. A word
+ * ended by whitespace is applied at once, so a bad one fails the write
+ * (-EINVAL) and the words before it stay; a word at the very end of the
+ * data is applied at close, where an error cannot be reported. The hash
+ * is installed at close whatever failed, as in Linux: after `>` and a
+ * bad word, the file reads empty.
  */
 #include "kernel.h"
 #include "string.h"
@@ -36,19 +39,22 @@ struct ftrace_filter_file {
 	bool commands;			/* FUNC:cmd words and their listing */
 	const char *empty;
 	struct ftrace_ops *ops;
+	struct list_head *mods;		/* FUNC:mod:MODULE kept, if taken */
 };
 
 #define ALL_ENABLED	"#### all functions enabled ####\n"
 #define NONE_DISABLED	"#### no functions disabled ####\n"
 
 static const struct ftrace_filter_file set_ftrace_filter = {
-	false, false, true, ALL_ENABLED, &global_trace.ops };
+	false, false, true, ALL_ENABLED, &global_trace.ops,
+	&global_trace.mod_trace };
 static const struct ftrace_filter_file set_ftrace_notrace = {
-	false, true, false, NONE_DISABLED, &global_trace.ops };
+	false, true, false, NONE_DISABLED, &global_trace.ops,
+	&global_trace.mod_notrace };
 static const struct ftrace_filter_file set_graph_function = {
-	true, false, false, ALL_ENABLED, NULL };
+	true, false, false, ALL_ENABLED, NULL, NULL };
 static const struct ftrace_filter_file set_graph_notrace = {
-	true, true, false, NONE_DISABLED, NULL };
+	true, true, false, NONE_DISABLED, NULL, NULL };
 
 struct ftrace_regex_iter {
 	const struct ftrace_filter_file *ff;
@@ -56,7 +62,6 @@ struct ftrace_regex_iter {
 	struct seq_buf seq;		/* the listing, when reading */
 	char token[TOKEN_MAX];		/* a word not yet ended */
 	size_t tlen;
-	int error;
 };
 
 /* A copy of the file's hash to edit; NULL when out of memory. */
@@ -91,7 +96,7 @@ static int show_rec_in_hash(struct dyn_ftrace *rec, void *data)
 	return 0;
 }
 
-/* The functions of the hash in address order, then the probes. */
+/* The functions of the hash in address order, the kept :mod:, the probes. */
 static void ftrace_regex_show(struct seq_buf *s,
 			      const struct ftrace_filter_file *ff)
 {
@@ -107,6 +112,8 @@ static void ftrace_regex_show(struct seq_buf *s,
 	else
 		ftrace_for_each_rec(show_rec_in_hash, &h);
 	free_ftrace_hash(hash);
+	if (ff->mods)
+		ftrace_mod_show(ff->mods, s);
 	if (ff->commands)
 		ftrace_probes_show(&global_trace, s);
 }
@@ -122,6 +129,8 @@ static int ftrace_regex_open(struct inode *inode, struct file *file)
 	iter->ff = ff;
 	if (acc != O_WRONLY && !seq_init(&iter->seq, 256))
 		ftrace_regex_show(&iter->seq, ff);
+	if (acc != O_RDONLY && (file->flags & O_TRUNC) && ff->mods)
+		ftrace_mod_clear(ff->mods);
 	if (acc != O_RDONLY)
 		iter->hash = (file->flags & O_TRUNC) ? alloc_ftrace_hash(4) :
 			     ff_copy(ff);
@@ -143,20 +152,39 @@ static ssize_t ftrace_regex_read(struct file *file, char *buf, size_t n)
 	return seq_read(&iter->seq, file, buf, n);
 }
 
-/* One word: a glob for the hash, or (set_ftrace_filter) FUNC:cmd[:N]. */
+/* FUNC:mod[:MODULE], split at its first two colons like a command. */
+static bool is_mod_word(char *token, char **module)
+{
+	char *cmd = strchr(token, ':') + 1;
+
+	if (strncmp(cmd, "mod", 3) || (cmd[3] && cmd[3] != ':'))
+		return false;
+	cmd[-1] = 0;
+	*module = cmd[3] ? cmd + 4 : NULL;
+	return true;
+}
+
+/*
+ * One word: a glob for the hash, FUNC:mod:MODULE, or (set_ftrace_filter)
+ * FUNC:cmd[:N].
+ */
 static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 {
+	char *module;
 	int ret;
 
 	iter->token[iter->tlen] = 0;
 	iter->tlen = 0;
-	if (strchr(iter->token, ':'))
-		return iter->ff->commands ?
-		       ftrace_process_command(&global_trace, iter->token) :
-		       -EINVAL;
-	ret = ftrace_match_records(iter->hash, iter->token,
-				   strlen(iter->token));
-	return ret < 0 ? ret : 0;
+	if (!strchr(iter->token, ':')) {
+		ret = ftrace_match_records(iter->hash, iter->token,
+					   strlen(iter->token));
+		return ret < 0 ? ret : 0;
+	}
+	if (iter->ff->mods && is_mod_word(iter->token, &module))
+		return ftrace_mod_command(iter->ff->mods, iter->hash,
+					  iter->token, module);
+	return iter->ff->commands ?
+	       ftrace_process_command(&global_trace, iter->token) : -EINVAL;
 }
 
 static ssize_t ftrace_regex_write(struct file *file, const char *buf,
@@ -169,13 +197,15 @@ static ssize_t ftrace_regex_write(struct file *file, const char *buf,
 	/* A NUL ends a word too, as in Linux's trace_get_user(). */
 	for (i = 0; i < n; i++) {
 		if (buf[i] && !trace_isspace(buf[i])) {
-			if (iter->tlen >= TOKEN_MAX - 1)
-				return iter->error = -EINVAL;
+			if (iter->tlen >= TOKEN_MAX - 1) {
+				iter->tlen = 0;
+				return -EINVAL;
+			}
 			iter->token[iter->tlen++] = buf[i];
 		} else if (iter->tlen) {
 			ret = ftrace_process_regex(iter);
 			if (ret)
-				return iter->error = ret;
+				return ret;
 		}
 	}
 	return n;
@@ -185,12 +215,10 @@ static int ftrace_regex_release(struct inode *inode, struct file *file)
 {
 	struct ftrace_regex_iter *iter = file->private;
 
-	if (iter->tlen && !iter->error)
-		iter->error = ftrace_process_regex(iter);
-	if (iter->hash && !iter->error)
+	if (iter->tlen)
+		ftrace_process_regex(iter);	/* too late to fail the write */
+	if (iter->hash)
 		ff_install(iter->ff, iter->hash);
-	else
-		free_ftrace_hash(iter->hash);
 	seq_free(&iter->seq);
 	kfree(iter);
 	return 0;
@@ -213,7 +241,7 @@ struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 	if (!ff)
 		return NULL;
 	*ff = (struct ftrace_filter_file){ false, false, false, ALL_ENABLED,
-					   ops };
+					   ops, NULL };
 	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
 	if (!inode)
 		kfree(ff);
@@ -261,65 +289,56 @@ static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 
 /* ---- set_ftrace_pid -------------------------------------------------------- */
 
-struct pid_file {
-	struct seq_buf seq;
-	bool truncate, written, failed;
-};
-
+/*
+ * `>` empties the list at open (Linux's ftrace_pid_open), so a failed
+ * write leaves `no pid`; every write adds to the list, or fails whole.
+ */
 static int ftrace_pid_open(struct inode *inode, struct file *file)
 {
-	struct pid_file *pf = kzalloc(sizeof(*pf));
+	struct seq_buf *seq = kzalloc(sizeof(*seq));
+	int ret;
 
-	if (!pf || seq_init(&pf->seq, 64)) {
-		kfree(pf);
+	if (!seq || seq_init(seq, 64)) {
+		kfree(seq);
 		return -ENOMEM;
 	}
-	trace_pid_show(&global_trace, &pf->seq);
-	pf->truncate = file->flags & O_TRUNC;
-	file->private = pf;
+	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
+		ret = trace_pid_write(&global_trace, "", false);
+		if (ret) {
+			seq_free(seq);
+			kfree(seq);
+			return ret;
+		}
+	}
+	trace_pid_show(&global_trace, seq);
+	file->private = seq;
 	return 0;
 }
 
 static ssize_t ftrace_pid_read(struct file *file, char *buf, size_t n)
 {
-	struct pid_file *pf = file->private;
-
-	return seq_read(&pf->seq, file, buf, n);
+	return seq_read(file->private, file, buf, n);
 }
 
-/* `>` replaces the list on the first write; later writes add to it. */
 static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 {
-	struct pid_file *pf = file->private;
 	char *copy = kmalloc(n + 1);
-	int ret = -ENOMEM;
+	int ret;
 
-	if (copy) {
-		memcpy(copy, buf, n);
-		copy[n] = 0;
-		ret = trace_pid_write(&global_trace, copy,
-				      !pf->truncate || pf->written);
-		kfree(copy);
-	}
-	if (ret) {
-		pf->failed = true;
-		return ret;
-	}
-	pf->written = true;
-	return n;
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, n);
+	copy[n] = 0;
+	ret = trace_pid_write(&global_trace, copy, true);
+	kfree(copy);
+	return ret ? ret : (ssize_t)n;
 }
 
-/* `>` with nothing written empties the list; a failed write keeps it. */
 static int ftrace_pid_release(struct inode *inode, struct file *file)
 {
-	struct pid_file *pf = file->private;
-	int ret = 0;
-
-	if (pf->truncate && !pf->written && !pf->failed)
-		ret = trace_pid_write(&global_trace, "", false);
-	seq_free(&pf->seq);
-	kfree(pf);
-	return ret;
+	seq_free(file->private);
+	kfree(file->private);
+	return 0;
 }
 
 static const struct file_operations ftrace_pid_fops = {

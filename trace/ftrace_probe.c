@@ -172,13 +172,17 @@ static int merge_ip(unsigned long ip, void *data)
 	return ftrace_hash_add(data, ip);
 }
 
-/* Add the probe to every function glob names; returns how many. */
+/*
+ * Add the probe to every function glob names; returns how many. If it
+ * is on all of them already, -EINVAL, as Linux 6.1 answers.
+ */
 int register_ftrace_function_probe(const char *glob, int len,
 				   struct trace_array *tr,
 				   struct ftrace_probe_ops *ops, long count)
 {
 	struct ftrace_hash *matches = alloc_ftrace_hash(4), *hash = NULL;
 	struct ftrace_func_probe *probe;
+	unsigned long old_count;
 	int ret;
 
 	mutex_lock(&probe_lock);
@@ -189,8 +193,12 @@ int register_ftrace_function_probe(const char *glob, int len,
 				 -ENOMEM;
 	if (ret > 0) {
 		hash = ftrace_ops_hash_copy(&probe->ops, true);
-		if (!hash || ftrace_hash_for_each(matches, merge_ip, hash) ||
-		    update_counts(probe, hash, count))
+		old_count = hash ? hash->count : 0;
+		if (!hash || ftrace_hash_for_each(matches, merge_ip, hash))
+			ret = -ENOMEM;
+		else if (hash->count == old_count)
+			ret = -EINVAL;	/* nothing new: Linux 6.1 refuses it */
+		else if (update_counts(probe, hash, count))
 			ret = -ENOMEM;
 	}
 	if (ret > 0) {

@@ -158,6 +158,11 @@ static void *const profile_fast_entry[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_profile_entry_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_profile_entry_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_profile_entry_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_profile_entry_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_profile_entry_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_profile_entry_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_profile_entry_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_profile_entry_fast_global,
 };
 
 static void *const profile_fast_return[TRACE_CLOCK_NR] = {
@@ -165,6 +170,11 @@ static void *const profile_fast_return[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_profile_return_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_profile_return_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_profile_return_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_profile_return_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_profile_return_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_profile_return_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_profile_return_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_profile_return_fast_global,
 };
 #endif
 

@@ -57,6 +57,12 @@ void ring_buffer_reader_lock(struct trace_buffer *buffer)
 	mutex_lock(&buffer->reader_lock);
 }
 
+/* Without sleeping, for ftrace_dump, which may run where it cannot. */
+bool ring_buffer_reader_trylock(struct trace_buffer *buffer)
+{
+	return mutex_trylock(&buffer->reader_lock);
+}
+
 void ring_buffer_reader_unlock(struct trace_buffer *buffer)
 {
 	mutex_unlock(&buffer->reader_lock);

@@ -24,18 +24,25 @@ static struct tracer *trace_types;
 unsigned long tracing_thresh;
 
 struct trace_array global_trace = {
-	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_ANNOTATE |
-		       TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD |
-		       TRACE_ITER_OVERWRITE | TRACE_ITER_IRQ_INFO |
-		       TRACE_ITER_MARKERS,
+	.trace_flags = TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK |
+		       TRACE_ITER_ANNOTATE | TRACE_ITER_CONTEXT_INFO |
+		       TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |
+		       TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS |
+		       TRACE_ITER_HASH_PTR | TRACE_ITER_FUNCTION,
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
+	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
+	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
+	.buffer_percent = 50,
 };
 
 /* In enum trace_iter_flags order, which is Linux's listing order. */
 const char *const trace_options[] = {
-	"print-parent", "sym-offset", "sym-addr", "annotate", "context-info",
-	"latency-format", "record-cmd", "record-tgid", "overwrite",
-	"irq-info", "markers", "pause-on-trace",
+	"print-parent", "sym-offset", "sym-addr", "verbose", "raw", "hex",
+	"bin", "block", "trace_printk", "annotate", "userstacktrace",
+	"sym-userobj", "printk-msg-only", "context-info", "latency-format",
+	"record-cmd", "record-tgid", "overwrite", "disable_on_free",
+	"irq-info", "markers", "event-fork", "pause-on-trace", "hash-ptr",
+	"function-trace", "function-fork", "display-graph", "stacktrace",
 };
 const unsigned int trace_options_count = ARRAY_SIZE(trace_options);
 
@@ -49,6 +56,13 @@ static const struct trace_clock_def {
 	[TRACE_CLOCK_GLOBAL] = { "global", trace_clock_global, true, true },
 	[TRACE_CLOCK_COUNTER] = { "counter", trace_clock_counter, false,
 				  false },
+	[TRACE_CLOCK_UPTIME] = { "uptime", trace_clock_uptime, false, false },
+	[TRACE_CLOCK_PERF] = { "perf", trace_clock_perf, true, true },
+	[TRACE_CLOCK_MONO] = { "mono", trace_clock_mono, true, true },
+	[TRACE_CLOCK_MONO_RAW] = { "mono_raw", trace_clock_mono_raw, true,
+				   true },
+	[TRACE_CLOCK_BOOT] = { "boot", trace_clock_boot, true, true },
+	[TRACE_CLOCK_TAI] = { "tai", trace_clock_tai, true, true },
 	[TRACE_CLOCK_INSTRET] = { "instret", trace_clock_instret, false,
 				  false },
 };
@@ -64,11 +78,41 @@ static void nop_trace_reset(struct trace_array *tr)
 {
 }
 
+/*
+ * Linux's nop has two options to test the option files with: setting
+ * test_nop_accept works, setting test_nop_refuse fails with EINVAL.
+ */
+#define TRACE_NOP_OPT_ACCEPT	0x1
+#define TRACE_NOP_OPT_REFUSE	0x2
+
+static const struct tracer_opt nop_opts[] = {
+	{ "test_nop_accept", TRACE_NOP_OPT_ACCEPT },
+	{ "test_nop_refuse", TRACE_NOP_OPT_REFUSE },
+	{ NULL, 0 },
+};
+
+static struct tracer_flags nop_flags = { 0, nop_opts };
+
+static int nop_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
+			int set)
+{
+	if (bit == TRACE_NOP_OPT_ACCEPT) {
+		printk("<7>nop_test_accept flag set to %d: we accept. "
+		       "Now cat trace_options to see the result\n", set);
+		return 0;
+	}
+	printk("<7>nop_test_refuse flag set to %d: we refuse. "
+	       "Now cat trace_options to see the result\n", set);
+	return -EINVAL;
+}
+
 /* The tracer that records nothing: only trace_marker and probes write. */
 static struct tracer nop_trace = {
 	.name = "nop",
 	.init = nop_trace_init,
 	.reset = nop_trace_reset,
+	.flags = &nop_flags,
+	.set_flag = nop_set_flag,
 };
 register_tracer_initcall(nop_trace);
 
@@ -205,6 +249,20 @@ int tracing_tracer_names(const char **names, int max)
 }
 
 /* ---- clocks ------------------------------------------------------------- */
+
+/* Linux's order, then this kernel's instret. */
+static const enum trace_clock_id clock_order[] = {
+	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER,
+	TRACE_CLOCK_UPTIME, TRACE_CLOCK_PERF, TRACE_CLOCK_MONO,
+	TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT, TRACE_CLOCK_TAI,
+	TRACE_CLOCK_INSTRET,
+};
+
+/* The clock trace_clock lists at pos. */
+int trace_clock_at(int pos)
+{
+	return clock_order[pos];
+}
 
 const char *trace_clock_name(int id)
 {

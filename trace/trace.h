@@ -157,20 +157,39 @@ static inline u32 tracing_gen_ctx_dec(unsigned int dec)
 
 /* ---- options (trace_options, options/) -------------------------------- */
 
-/* Linux's TRACE_ITER_* that change what rvftrace records or prints. */
+/*
+ * Linux 6.1's TRACE_ITER_*, in its order, which trace_options lists
+ * (docs/tracefs.md says what each does here).
+ */
 enum trace_iter_flags {
 	TRACE_ITER_PRINT_PARENT		= 1 << 0,
 	TRACE_ITER_SYM_OFFSET		= 1 << 1,
 	TRACE_ITER_SYM_ADDR		= 1 << 2,
-	TRACE_ITER_ANNOTATE		= 1 << 3,
-	TRACE_ITER_CONTEXT_INFO		= 1 << 4,
-	TRACE_ITER_LATENCY_FMT		= 1 << 5,
-	TRACE_ITER_RECORD_CMD		= 1 << 6,
-	TRACE_ITER_RECORD_TGID		= 1 << 7,
-	TRACE_ITER_OVERWRITE		= 1 << 8,
-	TRACE_ITER_IRQ_INFO		= 1 << 9,
-	TRACE_ITER_MARKERS		= 1 << 10,
-	TRACE_ITER_PAUSE		= 1 << 11,
+	TRACE_ITER_VERBOSE		= 1 << 3,
+	TRACE_ITER_RAW			= 1 << 4,
+	TRACE_ITER_HEX			= 1 << 5,
+	TRACE_ITER_BIN			= 1 << 6,
+	TRACE_ITER_BLOCK		= 1 << 7,
+	TRACE_ITER_PRINTK		= 1 << 8,
+	TRACE_ITER_ANNOTATE		= 1 << 9,
+	TRACE_ITER_USERSTACKTRACE	= 1 << 10,
+	TRACE_ITER_SYM_USEROBJ		= 1 << 11,
+	TRACE_ITER_PRINTK_MSGONLY	= 1 << 12,
+	TRACE_ITER_CONTEXT_INFO		= 1 << 13,
+	TRACE_ITER_LATENCY_FMT		= 1 << 14,
+	TRACE_ITER_RECORD_CMD		= 1 << 15,
+	TRACE_ITER_RECORD_TGID		= 1 << 16,
+	TRACE_ITER_OVERWRITE		= 1 << 17,
+	TRACE_ITER_STOP_ON_FREE		= 1 << 18,
+	TRACE_ITER_IRQ_INFO		= 1 << 19,
+	TRACE_ITER_MARKERS		= 1 << 20,
+	TRACE_ITER_EVENT_FORK		= 1 << 21,
+	TRACE_ITER_PAUSE		= 1 << 22,
+	TRACE_ITER_HASH_PTR		= 1 << 23,
+	TRACE_ITER_FUNCTION		= 1 << 24,
+	TRACE_ITER_FUNC_FORK		= 1 << 25,
+	TRACE_ITER_DISPLAY_GRAPH	= 1 << 26,
+	TRACE_ITER_STACKTRACE		= 1 << 27,
 };
 
 extern const char *const trace_options[];
@@ -236,7 +255,11 @@ struct trace_array {
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
+	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
+	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
 	int stop_count;			/* pause-on-trace readers */
+	unsigned int buffer_percent;	/* buffer_percent: no reader here
+					 * waits on it (docs/tracefs.md) */
 };
 
 extern struct trace_array global_trace;
@@ -278,6 +301,7 @@ int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu);
 int tracing_set_clock(struct trace_array *tr, const char *name);
 int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
+int trace_clock_at(int pos);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
 bool trace_clock_in_ns(struct trace_array *tr);
@@ -294,6 +318,7 @@ void tracing_start_tr(struct trace_array *tr);
  * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
  */
 enum {
+	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,	/* listed, not done */
 	TRACE_GRAPH_PRINT_CPU		= 0x2,
 	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
 	TRACE_GRAPH_PRINT_PROC		= 0x8,
@@ -301,6 +326,8 @@ enum {
 	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
 	TRACE_GRAPH_PRINT_IRQS		= 0x80,
 	TRACE_GRAPH_PRINT_TAIL		= 0x100,
+	TRACE_GRAPH_SLEEP_TIME		= 0x200,	/* listed, not done */
+	TRACE_GRAPH_GRAPH_TIME		= 0x400,	/* listed, not done */
 };
 
 extern unsigned int fgraph_max_depth;
@@ -378,6 +405,9 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 void tracing_record_cmdline(struct task *t);
 void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
+void trace_saved_cmdlines_show(struct seq_buf *seq, long data);
+void trace_saved_cmdlines_size_show(struct seq_buf *seq, long data);
+int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data);
 
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
@@ -439,10 +469,13 @@ struct trace_entry *trace_iter_peek_cpu(struct trace_iterator *iter);
 void trace_iter_skip_cpu(struct trace_iterator *iter);
 void get_total_entries(struct trace_array *tr, unsigned long *total,
 		       unsigned long *entries);
+void ftrace_dump(bool all_cpus);
 
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
+void print_trace_header(struct trace_iterator *iter);
+void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);
 char trace_find_mark(unsigned long long d);
 void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 		      unsigned long sym_flags);
@@ -472,6 +505,12 @@ int unregister_ftrace_function_probe_func(const char *glob, int len,
 					  struct ftrace_probe_ops *ops);
 int ftrace_process_command(struct trace_array *tr, char *token);
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
+
+/* ftrace_mod.c: FUNC:mod:MODULE, kept for modules never loaded */
+int ftrace_mod_command(struct list_head *head, struct ftrace_hash *hash,
+		       const char *func, const char *module);
+void ftrace_mod_clear(struct list_head *head);
+void ftrace_mod_show(struct list_head *head, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);

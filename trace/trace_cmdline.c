@@ -4,31 +4,40 @@
  * from its sched_switch probe, a task's comm is saved when it is
  * switched in, and every task's when tracing starts, so the hot path
  * does nothing for it and a task that has exited still shows by name.
- * Unknown pids print as <...>.
+ * Unknown pids print as <...>. saved_cmdlines lists the map,
+ * saved_cmdlines_size gives and sets its size.
  */
 #include "kernel.h"
 #include "string.h"
 #include "spinlock.h"
+#include "mm.h"
+#include "kstrtox.h"
 #include "trace.h"
 
-#define SAVED_CMDLINES	128
+#define SAVED_CMDLINES_DEFAULT	128
+#define SAVED_CMDLINES_MAX	32768	/* Linux's PID_MAX_DEFAULT */
 
 struct saved_cmdline {
 	int pid;
 	char comm[TASK_COMM_LEN];
 };
 
-static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES] = {
-	[0 ... SAVED_CMDLINES - 1] = { -1, "" },
+static struct saved_cmdline saved_cmdlines_boot[SAVED_CMDLINES_DEFAULT] = {
+	[0 ... SAVED_CMDLINES_DEFAULT - 1] = { -1, "" },
 };
+/* The map and its size change together, under cmdline_lock. */
+static struct saved_cmdline *saved_cmdlines = saved_cmdlines_boot;
+static unsigned int cmdline_num = SAVED_CMDLINES_DEFAULT;
 static DEFINE_SPINLOCK(cmdline_lock);
+
 /* From the scheduler: never wait for the lock, the next switch will do. */
 void tracing_record_cmdline(struct task *t)
 {
-	struct saved_cmdline *s = &saved_cmdlines[t->pid % SAVED_CMDLINES];
+	struct saved_cmdline *s;
 
 	if (!t->pid || !spin_trylock(&cmdline_lock))
 		return;
+	s = &saved_cmdlines[t->pid % cmdline_num];
 	s->pid = t->pid;
 	memcpy(s->comm, t->comm, TASK_COMM_LEN);
 	spin_unlock(&cmdline_lock);
@@ -55,7 +64,7 @@ void tracing_start_cmdline_record(void)
 
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN])
 {
-	struct saved_cmdline *s = &saved_cmdlines[pid % SAVED_CMDLINES];
+	struct saved_cmdline *s;
 	unsigned long flags;
 
 	if (!pid) {
@@ -63,6 +72,55 @@ void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN])
 		return;
 	}
 	flags = spin_lock_irqsave(&cmdline_lock);
+	s = &saved_cmdlines[pid % cmdline_num];
 	strlcpy(comm, s->pid == pid ? s->comm : "<...>", TASK_COMM_LEN);
 	spin_unlock_irqrestore(&cmdline_lock, flags);
+}
+
+/* saved_cmdlines: "pid comm", one a line, in the map's order. */
+void trace_saved_cmdlines_show(struct seq_buf *seq, long data)
+{
+	unsigned long flags = spin_lock_irqsave(&cmdline_lock);
+	unsigned int i;
+
+	for (i = 0; i < cmdline_num; i++)
+		if (saved_cmdlines[i].pid > 0)
+			seq_printf(seq, "%d %s\n", saved_cmdlines[i].pid,
+				   saved_cmdlines[i].comm);
+	spin_unlock_irqrestore(&cmdline_lock, flags);
+}
+
+void trace_saved_cmdlines_size_show(struct seq_buf *seq, long data)
+{
+	seq_printf(seq, "%u\n", READ_ONCE(cmdline_num));
+}
+
+/*
+ * A map of a new size, empty, as Linux's allocate_cmdlines_buffer
+ * makes: the names saved so far are gone.
+ */
+int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data)
+{
+	struct saved_cmdline *map, *old;
+	unsigned long val, flags;
+	unsigned int i;
+	int ret = kstrtoul(buf, 10, &val);
+
+	if (ret)
+		return ret;
+	if (!val || val > SAVED_CMDLINES_MAX)
+		return -EINVAL;
+	map = kmalloc(val * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (i = 0; i < val; i++)
+		map[i] = (struct saved_cmdline){ -1, "" };
+	flags = spin_lock_irqsave(&cmdline_lock);
+	old = saved_cmdlines;
+	saved_cmdlines = map;
+	cmdline_num = val;
+	spin_unlock_irqrestore(&cmdline_lock, flags);
+	if (old != saved_cmdlines_boot)
+		kfree(old);
+	return 0;
 }

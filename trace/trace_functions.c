@@ -42,9 +42,11 @@ _Static_assert(FAST_SR_SIE == SSTATUS_SIE &&
 	       "the function tracer's fast path builds the same event");
 
 #define TRACE_FUNC_OPT_STACK	0x1
+#define TRACE_FUNC_OPT_NO_REPEATS	0x2	/* listed, not done: docs/tracefs.md */
 
 static const struct tracer_opt func_opts[] = {
 	{ "func_stack_trace", TRACE_FUNC_OPT_STACK },
+	{ "func-no-repeats", TRACE_FUNC_OPT_NO_REPEATS },
 	{ NULL, 0 },
 };
 
@@ -139,6 +141,11 @@ static void *const function_fast_paths[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_function_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_function_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_function_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_function_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_function_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_function_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_function_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_function_fast_global,
 };
 #endif
 
@@ -197,7 +204,7 @@ static struct tracer function_trace = {
 };
 register_tracer_initcall(function_trace);
 
-/* ---- FUNC:traceon, FUNC:traceoff, FUNC:stacktrace ------------------------ */
+/* ---- FUNC:traceon, traceoff, stacktrace, dump, cpudump -------------------- */
 
 static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
 			   struct trace_array *tr, struct ftrace_probe_ops *ops,
@@ -259,23 +266,45 @@ static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
 		__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
 }
 
-/* Each stack trace spends one count, even when CPUs race for the last. */
+/* Take one from a count above 0, even when CPUs race for the last. */
+static bool spend_count(long *count)
+{
+	long old;
+
+	do {
+		old = READ_ONCE(*count);
+		if (old <= 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(count, &old, old - 1, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
+	return true;
+}
+
+/* Each stack trace spends one count. */
 static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
 				    struct trace_array *tr,
 				    struct ftrace_probe_ops *ops, long *count)
 {
-	long old;
+	if (tracer_tracing_is_on(tr) && spend_count(count))
+		__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
+}
 
-	if (!tracer_tracing_is_on(tr))
-		return;
-	do {
-		old = READ_ONCE(*count);
-		if (old <= 0)
-			return;
-	} while (!__atomic_compare_exchange_n(count, &old, old - 1, false,
-					      __ATOMIC_SEQ_CST,
-					      __ATOMIC_SEQ_CST));
-	__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
+static void ftrace_dump_probe(unsigned long ip, unsigned long parent_ip,
+			      struct trace_array *tr,
+			      struct ftrace_probe_ops *ops, long *count)
+{
+	if (spend_count(count))
+		ftrace_dump(true);
+}
+
+/* Only the buffer of the CPU the function ran on. */
+static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip,
+				 struct trace_array *tr,
+				 struct ftrace_probe_ops *ops, long *count)
+{
+	if (spend_count(count))
+		ftrace_dump(false);
 }
 
 /* Counted and unlimited forms are separate probes, as in Linux. */
@@ -291,6 +320,10 @@ static struct ftrace_probe_ops stacktrace_probe_ops = {
 	"stacktrace", ftrace_stacktrace, false };
 static struct ftrace_probe_ops stacktrace_count_probe_ops = {
 	"stacktrace", ftrace_stacktrace_count, true };
+static struct ftrace_probe_ops dump_probe_ops = {
+	"dump", ftrace_dump_probe, true };
+static struct ftrace_probe_ops cpudump_probe_ops = {
+	"cpudump", ftrace_cpudump_probe, true };
 
 /* FUNC:cmd adds a probe, FUNC:cmd:N a counted one; '!' removes. */
 static int ftrace_trace_probe_callback(struct trace_array *tr,
@@ -349,6 +382,21 @@ static int ftrace_stacktrace_callback(struct trace_array *tr,
 	return ftrace_trace_probe_callback(tr, ops, glob, len, param, remove);
 }
 
+/* FUNC:dump and FUNC:cpudump dump once, whatever count is given. */
+static int ftrace_dump_callback(struct trace_array *tr, const char *glob,
+				int len, const char *param, bool remove)
+{
+	return ftrace_trace_probe_callback(tr, &dump_probe_ops, glob, len, "1",
+					   remove);
+}
+
+static int ftrace_cpudump_callback(struct trace_array *tr, const char *glob,
+				   int len, const char *param, bool remove)
+{
+	return ftrace_trace_probe_callback(tr, &cpudump_probe_ops, glob, len,
+					   "1", remove);
+}
+
 static struct ftrace_func_command ftrace_traceon_cmd = {
 	.name = "traceon", .func = ftrace_traceon_callback,
 };
@@ -358,10 +406,18 @@ static struct ftrace_func_command ftrace_traceoff_cmd = {
 static struct ftrace_func_command ftrace_stacktrace_cmd = {
 	.name = "stacktrace", .func = ftrace_stacktrace_callback,
 };
+static struct ftrace_func_command ftrace_dump_cmd = {
+	.name = "dump", .func = ftrace_dump_callback,
+};
+static struct ftrace_func_command ftrace_cpudump_cmd = {
+	.name = "cpudump", .func = ftrace_cpudump_callback,
+};
 
 int register_ftrace_commands(void)
 {
 	return register_ftrace_command(&ftrace_traceon_cmd) ?:
 	       register_ftrace_command(&ftrace_traceoff_cmd) ?:
-	       register_ftrace_command(&ftrace_stacktrace_cmd);
+	       register_ftrace_command(&ftrace_stacktrace_cmd) ?:
+	       register_ftrace_command(&ftrace_dump_cmd) ?:
+	       register_ftrace_command(&ftrace_cpudump_cmd);
 }

@@ -37,8 +37,9 @@ _Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
 	       4 + sizeof(struct ftrace_graph_ret_entry),
 	       "function_graph's fast paths build the same events");
 
-/* Linux's order, less funcgraph-overrun, sleep-time and graph-time. */
+/* Linux's order; docs/tracefs.md says which do nothing here yet. */
 static const struct tracer_opt graph_opts[] = {
+	{ "funcgraph-overrun", TRACE_GRAPH_PRINT_OVERRUN },
 	{ "funcgraph-cpu", TRACE_GRAPH_PRINT_CPU },
 	{ "funcgraph-overhead", TRACE_GRAPH_PRINT_OVERHEAD },
 	{ "funcgraph-proc", TRACE_GRAPH_PRINT_PROC },
@@ -46,12 +47,15 @@ static const struct tracer_opt graph_opts[] = {
 	{ "funcgraph-abstime", TRACE_GRAPH_PRINT_ABS_TIME },
 	{ "funcgraph-irqs", TRACE_GRAPH_PRINT_IRQS },
 	{ "funcgraph-tail", TRACE_GRAPH_PRINT_TAIL },
+	{ "sleep-time", TRACE_GRAPH_SLEEP_TIME },
+	{ "graph-time", TRACE_GRAPH_GRAPH_TIME },
 	{ NULL, 0 },
 };
 
 static struct tracer_flags graph_flags = {
 	TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_OVERHEAD |
-	TRACE_GRAPH_PRINT_DURATION | TRACE_GRAPH_PRINT_IRQS, graph_opts,
+	TRACE_GRAPH_PRINT_DURATION | TRACE_GRAPH_PRINT_IRQS |
+	TRACE_GRAPH_SLEEP_TIME | TRACE_GRAPH_GRAPH_TIME, graph_opts,
 };
 
 struct trace_array *graph_array;		/* ftrace_fast.S reads it too */
@@ -78,6 +82,11 @@ static void *const graph_fast_entry[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_graph_entry_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_graph_entry_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_graph_entry_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_graph_entry_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_graph_entry_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_graph_entry_fast_global,
 };
 
 static void *const graph_fast_return[TRACE_CLOCK_NR] = {
@@ -85,6 +94,11 @@ static void *const graph_fast_return[TRACE_CLOCK_NR] = {
 	[TRACE_CLOCK_GLOBAL] = ftrace_graph_return_fast_global,
 	[TRACE_CLOCK_COUNTER] = ftrace_graph_return_fast_counter,
 	[TRACE_CLOCK_INSTRET] = ftrace_graph_return_fast_instret,
+	[TRACE_CLOCK_PERF] = ftrace_graph_return_fast_local,
+	[TRACE_CLOCK_MONO] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_MONO_RAW] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_BOOT] = ftrace_graph_return_fast_global,
+	[TRACE_CLOCK_TAI] = ftrace_graph_return_fast_global,
 };
 #endif
 

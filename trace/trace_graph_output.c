@@ -205,6 +205,13 @@ static void print_graph_prologue(struct trace_iterator *iter,
 	if (type)
 		print_graph_irq(iter, addr, type, pid, flags);
 	print_graph_context(iter, pid, flags);
+	/* latency-format: the flag columns, as Linux's print_graph_lat_fmt */
+	if (context_info(iter) &&
+	    (iter->trace_flags & TRACE_ITER_LATENCY_FMT)) {
+		seq_puts(&iter->seq, " ");
+		trace_print_lat_fmt(&iter->seq, iter->ent);
+		seq_puts(&iter->seq, " | ");
+	}
 }
 
 static void print_graph_indent(struct seq_buf *s, int depth)
@@ -396,13 +403,37 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 
 /* ---- the header ---------------------------------------------------------- */
 
+/* latency-format's flag columns, indented past the columns before them. */
+static void print_graph_lat_header(struct seq_buf *s, u32 flags)
+{
+	int size = (flags & TRACE_GRAPH_PRINT_ABS_TIME ? 16 : 0) +
+		   (flags & TRACE_GRAPH_PRINT_CPU ? 4 : 0) +
+		   (flags & TRACE_GRAPH_PRINT_PROC ? 17 : 0);
+	const char *sp = "                                     ";	/* 37 */
+
+	seq_printf(s, "#%.*s  _-----=> irqs-off        \n", size, sp);
+	seq_printf(s, "#%.*s / _----=> need-resched    \n", size, sp);
+	seq_printf(s, "#%.*s| / _---=> hardirq/softirq \n", size, sp);
+	seq_printf(s, "#%.*s|| / _--=> preempt-depth   \n", size, sp);
+	seq_printf(s, "#%.*s||| /                      \n", size, sp);
+}
+
+/*
+ * Linux's print_graph_headers_flags; with latency-format, the latency
+ * header first, and nothing at all while the buffer is empty.
+ */
 void print_graph_headers(struct trace_iterator *iter)
 {
 	struct seq_buf *s = &iter->seq;
 	u32 flags = graph_flags(iter);
+	bool lat = iter->trace_flags & TRACE_ITER_LATENCY_FMT;
 
-	if (!context_info(iter))
+	if (!context_info(iter) || (lat && trace_empty(iter)))
 		return;
+	if (lat) {
+		print_trace_header(iter);
+		print_graph_lat_header(s, flags);
+	}
 	seq_puts(s, "#");
 	if (flags & TRACE_GRAPH_PRINT_ABS_TIME)
 		seq_puts(s, "     TIME       ");
@@ -410,6 +441,8 @@ void print_graph_headers(struct trace_iterator *iter)
 		seq_puts(s, " CPU");
 	if (flags & TRACE_GRAPH_PRINT_PROC)
 		seq_puts(s, "  TASK/PID       ");
+	if (lat)
+		seq_puts(s, "||||   ");
 	if (flags & TRACE_GRAPH_PRINT_DURATION)
 		seq_puts(s, "  DURATION   ");
 	seq_puts(s, "               FUNCTION CALLS\n#");
@@ -419,6 +452,8 @@ void print_graph_headers(struct trace_iterator *iter)
 		seq_puts(s, " |  ");
 	if (flags & TRACE_GRAPH_PRINT_PROC)
 		seq_puts(s, "   |    |        ");
+	if (lat)
+		seq_puts(s, "||||   ");
 	if (flags & TRACE_GRAPH_PRINT_DURATION)
 		seq_puts(s, "   |   |      ");
 	seq_puts(s, "               |   |   |   |\n");

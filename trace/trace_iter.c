@@ -4,11 +4,14 @@
  * consuming it, trace_pipe consumes it and sleeps while it is empty.
  * Both merge the CPUs' events by time stamp and stream the text in
  * whatever pieces the reader asks for, so no file is ever built whole.
+ * ftrace_dump, the third reader, consumes it onto the console.
  */
 #include "kernel.h"
 #include "string.h"
 #include "mm.h"
 #include "sched.h"
+#include "smp.h"
+#include "printk.h"
 #include "trace.h"
 
 /* Files of per_cpu/cpuN carry N + 1 in their private data. */
@@ -166,7 +169,7 @@ static void free_iter(struct trace_iterator *iter)
 	kfree(iter);
 }
 
-static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
+static struct trace_iterator *alloc_iter(int cpu_file, bool consume)
 {
 	struct trace_iterator *iter = kzalloc(sizeof(*iter));
 	struct trace_array *tr = &global_trace;
@@ -175,7 +178,7 @@ static struct trace_iterator *alloc_iter(struct inode *inode, bool consume)
 		return NULL;
 	iter->tr = tr;
 	iter->consume = consume;
-	iter->cpu_file = inode_cpu(inode);
+	iter->cpu_file = cpu_file;
 	iter->trace = tr->current_trace;
 	iter->trace_flags = tr->trace_flags;
 	iter->idx = -1;
@@ -208,7 +211,7 @@ static int open_buffer_iters(struct trace_iterator *iter)
 /* `trace`: the header now, the events as they are read. */
 static int __tracing_open(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter(inode, false);
+	struct trace_iterator *iter = alloc_iter(inode_cpu(inode), false);
 
 	if (!iter)
 		return -ENOMEM;
@@ -329,7 +332,7 @@ const struct file_operations tracing_fops = {
 
 static int tracing_open_pipe(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter(inode, true);
+	struct trace_iterator *iter = alloc_iter(inode_cpu(inode), true);
 
 	if (!iter)
 		return -ENOMEM;
@@ -390,3 +393,66 @@ const struct file_operations tracing_pipe_fops = {
 	.read = tracing_read_pipe,
 	.release = tracing_release,
 };
+
+/* ---- ftrace_dump ---------------------------------------------------------- */
+
+/* Each line of the text on the console, as Linux's KERN_TRACE (EMERG). */
+static void dump_seq(struct seq_buf *seq)
+{
+	const char *p = seq->buf, *end = seq->buf + seq->len, *nl;
+
+	for (; p < end; p = nl + 1) {
+		for (nl = p; nl < end && *nl != '\n'; nl++)
+			;
+		printk("<0>%.*s\n", (int)(nl - p), p);
+	}
+	seq->len = 0;
+}
+
+static void dump_entries(struct trace_iterator *iter)
+{
+	int cnt = 0;
+
+	while (trace_find_next_entry_inc(iter)) {
+		if (!cnt++)
+			printk("<0>---------------------------------\n");
+		print_trace_line(iter);
+		dump_seq(&iter->seq);
+	}
+	printk(cnt ? "<0>---------------------------------\n" :
+		     "<0>   (ftrace buffer empty)\n");
+}
+
+/*
+ * The buffer, consumed, on the console in the latency format, from
+ * every CPU or only this one (Linux's ftrace_dump, DUMP_ALL and
+ * DUMP_ORIG). Tracing stops first and stays off, as in Linux. A probe
+ * calls it wherever the traced function runs, so the readers' lock is
+ * only tried: this kernel's is a sleeping one, which Linux's dump,
+ * stopping every CPU instead, does not need.
+ */
+void ftrace_dump(bool all_cpus)
+{
+	static int dump_running;
+	struct trace_array *tr = &global_trace;
+	struct trace_iterator *iter;
+
+	if (__atomic_exchange_n(&dump_running, 1, __ATOMIC_ACQUIRE))
+		return;
+	tracer_tracing_off(tr);
+	iter = alloc_iter(all_cpus ? RING_BUFFER_ALL_CPUS : smp_processor_id(),
+			  true);
+	printk("<0>Dumping ftrace buffer:\n");
+	if (!iter) {
+		printk("<0>   (%s)\n", strerror_text(ENOMEM));
+	} else if (!ring_buffer_reader_trylock(tr->buffer)) {
+		printk("<0>   (ftrace buffer busy: a reader holds it)\n");
+	} else {
+		iter->iter_flags |= TRACE_FILE_LAT_FMT;
+		dump_entries(iter);
+		ring_buffer_reader_unlock(tr->buffer);
+	}
+	if (iter)
+		free_iter(iter);
+	__atomic_store_n(&dump_running, 0, __ATOMIC_RELEASE);
+}

@@ -38,7 +38,7 @@ void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 /* ---- the context columns -------------------------------------------------- */
 
 /* irqs-off, need-resched, hardirq/softirq, preempt-depth, migrate-disable */
-static void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
+void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
 {
 	unsigned int flags = entry_flags(entry);
 	unsigned int pc = entry_preempt_count(entry);
@@ -196,6 +196,45 @@ static void test_cpu_buff_start(struct trace_iterator *iter)
 			   iter->cpu);
 }
 
+/*
+ * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
+ * numbers, then the event's fields (a stack trace prints as usual).
+ */
+static bool print_raw_fmt(struct trace_iterator *iter)
+{
+	struct seq_buf *s = &iter->seq;
+	struct ftrace_entry *fn = (struct ftrace_entry *)iter->ent;
+	struct print_entry *print = (struct print_entry *)iter->ent;
+
+	if (entry_type(iter->ent) == TRACE_STACK)
+		return false;
+	if (iter->trace_flags & TRACE_ITER_CONTEXT_INFO)
+		seq_printf(s, "%d %d %llu ", entry_pid(iter->ent), iter->cpu,
+			   iter->ts);
+	if (entry_type(iter->ent) == TRACE_FN)
+		seq_printf(s, "%x %x\n", fn->ip, fn->parent_ip);
+	else if (entry_type(iter->ent) == TRACE_PRINT)
+		seq_printf(s, "# %x %s", print->ip, print->buf);
+	else
+		seq_printf(s, "%u ?\n", entry_type(iter->ent));
+	return true;
+}
+
+/*
+ * printk-msg-only (with trace_printk): a trace_marker text alone, as
+ * Linux's trace_print_printk_msg_only.
+ */
+static bool print_msg_only(struct trace_iterator *iter)
+{
+	unsigned long need = TRACE_ITER_PRINTK | TRACE_ITER_PRINTK_MSGONLY;
+
+	if (entry_type(iter->ent) != TRACE_PRINT ||
+	    (iter->trace_flags & need) != need)
+		return false;
+	seq_puts(&iter->seq, ((struct print_entry *)iter->ent)->buf);
+	return true;
+}
+
 /* An event's text: the tracer's own, or the context columns and event. */
 void print_trace_line(struct trace_iterator *iter)
 {
@@ -208,6 +247,10 @@ void print_trace_line(struct trace_iterator *iter)
 			   iter->cpu, iter->lost_events);
 	if (iter->trace->print_line &&
 	    iter->trace->print_line(iter) == TRACE_TYPE_HANDLED)
+		return;
+	if (print_msg_only(iter))
+		return;
+	if ((iter->trace_flags & TRACE_ITER_RAW) && print_raw_fmt(iter))
 		return;
 	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
 		if (context)
@@ -263,7 +306,8 @@ static void print_func_help_header_irq(struct trace_iterator *iter)
 }
 
 /* The latency-format preamble (Linux's print_trace_header). */
-static void print_lat_header(struct trace_iterator *iter)
+/* latency-format's header, that function_graph's prints too. */
+void print_trace_header(struct trace_iterator *iter)
 {
 	unsigned long total, entries;
 
@@ -278,6 +322,11 @@ static void print_lat_header(struct trace_iterator *iter)
 		   "#    -----------------\n"
 		   "#\n", iter->trace->name, entries, total,
 		   iter->cpu_file < 0 ? 0 : iter->cpu_file, trace_nr_cpus());
+}
+
+static void print_lat_header(struct trace_iterator *iter)
+{
+	print_trace_header(iter);
 	seq_puts(&iter->seq,
 		 "#                    _------=> CPU#            \n"
 		 "#                   / _-----=> irqs-off/BH-disabled\n"

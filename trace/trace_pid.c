@@ -83,14 +83,18 @@ static unsigned int count_words(const char *s)
 	return n;
 }
 
-/* Each word a pid below PID_MAX, else -EINVAL (pids need not exist). */
+/*
+ * Each word a pid below PID_MAX, in any base kstrtouint's base 0 takes
+ * (`0x10` is 16, as Linux's trace_pid_write reads it), else -EINVAL;
+ * pids need not exist.
+ */
 static int parse_pids(struct trace_pid_list *list, char *buf)
 {
 	char *word;
 	unsigned int pid;
 
 	while ((word = trace_next_word(&buf))) {
-		if (kstrtouint(word, 10, &pid) || pid >= PID_MAX)
+		if (kstrtouint(word, 0, &pid) || pid >= PID_MAX)
 			return -EINVAL;
 		pid_list_add(list, pid);
 	}

@@ -54,11 +54,13 @@ static int tracing_on_store(char *buf, struct file *file, long data)
 
 static void trace_clock_show(struct seq_buf *s, long data)
 {
-	int i, cur = global_trace.clock_id;
+	int i, id, cur = global_trace.clock_id;
 
-	for (i = 0; i < trace_clock_count(); i++)
-		seq_printf(s, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
-			   trace_clock_name(i), i == cur ? "]" : "");
+	for (i = 0; i < trace_clock_count(); i++) {
+		id = trace_clock_at(i);
+		seq_printf(s, "%s%s%s%s", i ? " " : "", id == cur ? "[" : "",
+			   trace_clock_name(id), id == cur ? "]" : "");
+	}
 	seq_puts(s, "\n");
 }
 
@@ -163,6 +165,67 @@ static void stats_show(struct seq_buf *s, long data)
 		   ring_buffer_dropped_events_cpu(buffer, cpu));
 	seq_printf(s, "read events: %lu\n",
 		   ring_buffer_read_events_cpu(buffer, cpu));
+}
+
+/* ---- free_buffer ----------------------------------------------------------- */
+
+/* What is written does not matter: `echo` must not fail. */
+static ssize_t free_buffer_write(struct file *file, const char *buf, size_t n)
+{
+	return n;
+}
+
+/*
+ * At any close, even of a read that failed, the buffer shrinks to its
+ * least (two pages a CPU), and with disable_on_free tracing stops
+ * first (Linux's tracing_free_buffer_release).
+ */
+static int free_buffer_release(struct inode *inode, struct file *file)
+{
+	if (global_trace.trace_flags & TRACE_ITER_STOP_ON_FREE)
+		tracer_tracing_off(&global_trace);
+	return tracing_resize_ring_buffer(&global_trace, 0,
+					  RING_BUFFER_ALL_CPUS);
+}
+
+static const struct file_operations free_buffer_fops = {
+	.write = free_buffer_write,
+	.release = free_buffer_release,
+};
+
+/* ---- buffer_percent, timestamp_mode, printk_formats ---------------------- */
+
+static void buffer_percent_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%u\n", READ_ONCE(global_trace.buffer_percent));
+}
+
+/* 0 to 100; 0 is kept as 1, as Linux's buffer_percent_write does. */
+static int buffer_percent_store(char *buf, struct file *file, long data)
+{
+	unsigned long val;
+	int ret = kstrtoul(buf, 10, &val);
+
+	if (ret)
+		return ret;
+	if (val > 100)
+		return -EINVAL;
+	WRITE_ONCE(global_trace.buffer_percent, val ? val : 1);
+	return 0;
+}
+
+/* Events carry time deltas, with an absolute stamp where one is needed. */
+static void timestamp_mode_show(struct seq_buf *s, long data)
+{
+	seq_puts(s, "[delta] absolute\n");
+}
+
+/*
+ * The formats of trace_printk() and tracepoint_string(): this kernel
+ * has neither, so the file is empty.
+ */
+static void printk_formats_show(struct seq_buf *s, long data)
+{
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -289,6 +352,9 @@ static const char readme_msg[] =
 	"       local:   Per cpu clock, in nanoseconds\n"
 	"      global:   Synced across CPUs, never goes back\n"
 	"     counter:   Not a clock, but just an increment\n"
+	"      uptime:   Jiffy counter from time of boot\n"
+	"        perf:   Same clock that perf events use (here: local)\n"
+	"  mono, mono_raw, boot, tai: as global (one timebase, no suspend)\n"
 	"     instret:   Instructions retired by the CPU (exact under -icount)\n\n"
 	"  trace_marker\t\t- Writes into this file go into the buffer\n"
 	"  trace_options\t\t- Set format or modify tracers (noXXX to clear)\n"
@@ -300,7 +366,8 @@ static const char readme_msg[] =
 	"\t              (foo, foo*, *foo, *foo*; !foo removes foo)\n"
 	"\t     example: echo 'fib sort*' > set_ftrace_filter\n"
 	"\t     commands: echo 'FUNC:traceoff[:count]' >> set_ftrace_filter\n"
-	"\t               traceon, traceoff, stacktrace\n"
+	"\t               traceon, traceoff, stacktrace, dump, cpudump\n"
+	"\t     modules: FUNC:mod:MODULE (kept: no module ever loads here)\n"
 	"\t     a count limits how often the command fires; remove a counted\n"
 	"\t     command with '!FUNC:cmd:0'\n"
 	"  set_ftrace_notrace\t- echo function name in here to never trace.\n"
@@ -353,8 +420,12 @@ static void create_per_cpu(struct inode *dir)
 
 void trace_create_files(struct inode *dir)
 {
+	struct inode *marker;
+
 	if (!dir)
 		panic("tracing: no /sys/kernel/tracing");
+	/* Linux's TRACE_MODE_WRITE 0640 and TRACE_MODE_READ 0440, dirs 0750 */
+	dir->umask = 0007;
 	create_simple(dir, "available_tracers", available_tracers_show,
 		      NULL, 0);
 	create_simple(dir, "current_tracer", current_tracer_show,
@@ -369,7 +440,9 @@ void trace_create_files(struct inode *dir)
 		      NULL, 0);
 	create_simple(dir, "trace_clock", trace_clock_show, trace_clock_store,
 		      0);
-	create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+	marker = create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+	if (marker)
+		marker->mode = S_IFREG | 0220;	/* write-only, as Linux's */
 	create_simple(dir, "trace_options", trace_options_show,
 		      trace_options_store, 0);
 	create_simple(dir, "README", readme_show, NULL, 0);
@@ -377,6 +450,16 @@ void trace_create_files(struct inode *dir)
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
+	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
+	create_simple(dir, "buffer_percent", buffer_percent_show,
+		      buffer_percent_store, 0);
+	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
+	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
+	create_simple(dir, "saved_cmdlines", trace_saved_cmdlines_show, NULL,
+		      0);
+	create_simple(dir, "saved_cmdlines_size",
+		      trace_saved_cmdlines_size_show,
+		      trace_saved_cmdlines_size_store, 0);
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);

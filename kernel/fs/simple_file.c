@@ -79,8 +79,8 @@ static const struct file_operations simple_fops = {
 };
 
 /*
- * Root may write any file, as in Linux, so read-only files are 0644
- * too: a write then fails with EINVAL, Linux's answer, not EACCES.
+ * 0644, or 0444 without store(); root may write either, and a write to
+ * one without store() fails with EINVAL, Linux's answer.
  */
 struct inode *create_simple(struct inode *dir, const char *name,
 			    void (*show)(struct seq_buf *, long),
@@ -93,7 +93,8 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	if (!sf)
 		return NULL;
 	*sf = (struct simple_file){ show, store, data };
-	inode = vfs_create(dir, name, S_IFREG | 0644, &simple_fops, sf);
+	inode = vfs_create(dir, name, S_IFREG | (store ? 0644 : 0444),
+			   &simple_fops, sf);
 	if (!inode)
 		kfree(sf);
 	return inode;

@@ -83,8 +83,12 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 
 	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name, len))
 		return NULL;
-	inode = alloc_inode(name, len, mode);
-	return inode ? link_child(parent, inode, len) : NULL;
+	inode = alloc_inode(name, len, mode & ~parent->umask);
+	if (!inode)
+		return NULL;
+	if (S_ISDIR(mode))
+		inode->umask = parent->umask;
+	return link_child(parent, inode, len);
 }
 
 struct inode *vfs_mkdir(struct inode *parent, const char *name)
@@ -316,7 +320,7 @@ static int walk_component(struct inode **dir, const char *name, size_t len)
 		return lookup_child(dir, name, len, child);
 	if (!child)
 		return -ENOENT;
-	*dir = child;
+	*dir = child->mounted ? child->mounted : child;
 	return 0;
 }
 
@@ -378,20 +382,19 @@ static int create_at(struct inode *cwd, const char *path, struct inode **out)
 	return *out ? 0 : -ENOSPC;
 }
 
-/* Root may do anything, except what the file has no operation or mode for. */
+/*
+ * Root may open any file for reading and writing, whatever its mode
+ * (Linux's CAP_DAC_OVERRIDE): a file without the operation fails the
+ * read or the write itself, with -EINVAL as Linux's vfs_read says.
+ */
 static int may_open(struct inode *inode, int flags)
 {
 	int acc = flags & O_ACCMODE;
-	const struct file_operations *fops = inode->fops;
 
 	if (acc == O_ACCMODE)
 		return -EINVAL;
 	if (S_ISDIR(inode->mode))
 		return acc == O_RDONLY ? 0 : -EISDIR;
-	if (acc != O_WRONLY && !(fops && fops->read && inode->mode & S_IRUGO))
-		return -EACCES;
-	if (acc != O_RDONLY && !(fops && fops->write && inode->mode & S_IWUGO))
-		return -EACCES;
 	return 0;
 }
 
@@ -452,6 +455,8 @@ ssize_t vfs_read(struct file *f, char *buf, size_t n)
 		return -EBADF;
 	if (S_ISDIR(f->inode->mode))
 		return -EISDIR;
+	if (!f->inode->fops || !f->inode->fops->read)
+		return -EINVAL;
 	return n ? f->inode->fops->read(f, buf, n) : 0;
 }
 
@@ -459,6 +464,8 @@ ssize_t vfs_write(struct file *f, const char *buf, size_t n)
 {
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
+	if (!f->inode->fops || !f->inode->fops->write)
+		return -EINVAL;
 	return f->inode->fops->write(f, buf, n);
 }
 
@@ -514,6 +521,21 @@ static struct inode *mkdir_path(const char *path)
 	return dir;
 }
 
+/*
+ * Show target at parent/name too, as a bind mount does: a path through
+ * name goes on in target. `..` in there is target's own parent, the
+ * one difference from Linux's automount of tracefs on debugfs.
+ */
+static struct inode *vfs_bind(struct inode *parent, const char *name,
+			      struct inode *target)
+{
+	struct inode *mnt = target ? vfs_mkdir(parent, name) : NULL;
+
+	if (mnt)
+		mnt->mounted = target;
+	return mnt;
+}
+
 /* /dev/null: reads find nothing, writes vanish. */
 static ssize_t null_read(struct file *file, char *buf, size_t n)
 {
@@ -532,8 +554,9 @@ static const struct file_operations null_fops = {
 
 /*
  * The root, a ramfs as Linux's rootfs (the initramfs unpacks there),
- * the mount points, which tracefs, debugfs and the sysctls fill later,
- * and /dev/null.
+ * the mount points, which tracefs, debugfs and the sysctls fill later
+ * (tracefs shows at /sys/kernel/debug/tracing too, its old place), and
+ * /dev/null.
  */
 static void vfs_init(void)
 {
@@ -542,7 +565,10 @@ static void vfs_init(void)
 		root->iops = &ramfs_dir_ops;
 	if (!root || !ramfs_mount(root, "tmp") ||
 	    !mkdir_path("/sys/kernel/tracing") ||
-	    !mkdir_path("/sys/kernel/debug") || !mkdir_path("/proc/sys/kernel") ||
+	    !mkdir_path("/sys/kernel/debug") ||
+	    !vfs_bind(vfs_lookup(NULL, "/sys/kernel/debug"), "tracing",
+		      vfs_lookup(NULL, "/sys/kernel/tracing")) ||
+	    !mkdir_path("/proc/sys/kernel") ||
 	    !vfs_create(mkdir_path("/dev"), "null", S_IFREG | 0666, &null_fops,
 			NULL))
 		panic("vfs: no memory for the mount points");

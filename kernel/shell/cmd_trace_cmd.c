@@ -1,6 +1,6 @@
 /*
  * cmd_trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
- * echo and cat: start, stop, show, clear, reset, stat and record, with
+ * echo and cat: start, stop, show, list, clear, reset, stat and record, with
  * trace-cmd's options and messages. It has no way into the tracer of
  * its own: every subcommand writes and reads the tracefs files, through
  * sh_echo and sh_read_file, as a user at the shell would, so tracefs
@@ -54,7 +54,8 @@ static const char *const usage_lines[] = {
 	"  record -p TRACER [...] [--] COMMAND [ARGS]",
 	"                      the same, tracing only while COMMAND runs",
 	"  stop                stop recording (tracing_on 0)",
-	"  show                print the trace",
+	"  show [-p]           print the trace (-p: trace_pipe, until Ctrl-C)",
+	"  list -t|-o|-f|-e... tracers, options, functions, events",
 	"  clear               empty the ring buffer",
 	"  reset               nop tracer, no filters, options back, tracing on",
 	"  stat [-o]           what is set up (-o: and every option)",
@@ -318,9 +319,48 @@ static int tc_stop(struct shell_out *out, int argc, char **argv)
 	return tc_write("tracing_on", "0") ? 1 : 0;
 }
 
+/* show: the trace; show -p: trace_pipe, which waits for more. */
 static int tc_show(struct shell_out *out, int argc, char **argv)
 {
-	return sh_cat(out, "trace-cmd", TRACEFS "trace");
+	bool pipe = argc == 3 && !strcmp(argv[2], "-p");
+
+	if (argc > 2 && !pipe) {
+		sh_err("trace-cmd show: unexpected argument '%s'\n", argv[2]);
+		return usage();
+	}
+	return sh_cat(out, "trace-cmd",
+		      pipe ? TRACEFS "trace_pipe" : TRACEFS "trace");
+}
+
+/*
+ * list: each file its flag names, in the order given: -t tracers, -o
+ * options, -f functions, -e events.
+ */
+static int tc_list(struct shell_out *out, int argc, char **argv)
+{
+	static const char *const files[][2] = {
+		{ "-t", TRACEFS "available_tracers" },
+		{ "-o", TRACEFS "trace_options" },
+		{ "-f", TRACEFS "available_filter_functions" },
+		{ "-e", TRACEFS "available_events" },
+	};
+	int i, status = 0;
+	size_t f;
+
+	if (argc < 3)
+		return usage();
+	for (i = 2; i < argc; i++) {
+		for (f = 0; f < ARRAY_SIZE(files); f++)
+			if (!strcmp(argv[i], files[f][0]))
+				break;
+		if (f == ARRAY_SIZE(files)) {
+			sh_err("trace-cmd list: unknown option '%s'\n",
+			       argv[i]);
+			return usage();
+		}
+		status |= sh_cat(out, "trace-cmd", files[f][1]);
+	}
+	return status;
 }
 
 static int tc_clear(struct shell_out *out, int argc, char **argv)
@@ -466,7 +506,8 @@ static const struct {
 	{ "start", tc_start, true },
 	{ "record", tc_record, true },
 	{ "stop", tc_stop, false },
-	{ "show", tc_show, false },
+	{ "show", tc_show, true },
+	{ "list", tc_list, true },
 	{ "clear", tc_clear, false },
 	{ "reset", tc_reset, false },
 	{ "stat", tc_stat, true },
@@ -492,4 +533,4 @@ static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
 	return usage();
 }
 SHELL_COMMAND("trace-cmd", cmd_trace_cmd,
-	      "start|record|stop|show|clear|reset|stat: trace-cmd's front end to tracefs");
+	      "start|record|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");

@@ -105,7 +105,7 @@ def test_empty_header(k):
     assert cat(k, 'trace_options').endswith(
         'funcgraph-cpu\nfuncgraph-overhead\nnofuncgraph-proc\n'
         'funcgraph-duration\nnofuncgraph-abstime\nfuncgraph-irqs\n'
-        'nofuncgraph-tail\n')
+        'nofuncgraph-tail\nsleep-time\ngraph-time\n')
     reset_graph(k)
 
 
@@ -571,3 +571,34 @@ def test_frame_pointer_panic(k):
                      r'  from func ftrace_test_bad_frame return to [0-9a-f]+',
                      fp.output), fp.tail()
     assert 'went unseen' not in fp.output
+
+
+def test_latency_format(k):
+    """latency-format under function_graph, as Linux's
+    print_graph_headers_flags and print_graph_lat_fmt: the latency
+    header, the flag columns' legend and `||||` in the column header,
+    and ` ..... | ` after the CPU on each line; nothing while empty."""
+    reset_graph(k)
+    write(k, 'set_graph_function', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    write(k, 'options/latency-format', '1')
+    k.check(cat(k, 'trace'), '# tracer: function_graph\n#\n')
+    k.run('run fib 1')
+    out = cat(k, 'trace').splitlines()
+    k.check('\n'.join(out[2:4]),
+            '# function_graph latency trace v1.1.5 on rvftrace\n'
+            '# ----------------------------------------------------'
+            '----------------')
+    legend = out.index('#      _-----=> irqs-off        ')
+    k.check('\n'.join(out[legend:legend + 7]),
+            '#      _-----=> irqs-off        \n'
+            '#     / _----=> need-resched    \n'
+            '#    | / _---=> hardirq/softirq \n'
+            '#    || / _--=> preempt-depth   \n'
+            '#    ||| /                      \n'
+            '# CPU||||     DURATION                  FUNCTION CALLS\n'
+            '# |  ||||      |   |                     |   |   |   |')
+    assert re.match(r'^ 0\)  \.\.\.\.\. \| [ +!#*@$] *\d+\.\d{3} us +\|  fib\(\);$',
+                    out[legend + 7]), out[legend + 7:]
+    write(k, 'options/latency-format', '0')
+    reset_graph(k)

@@ -4,7 +4,9 @@ to fail the Nth allocation from now (probability 100, interval N, times
 1), each tracefs command is tried for N = 1, 2, ... until it runs
 through. Every try that fails must print only Linux's error (`sh: write
 error: Cannot allocate memory`, or the open's or cat's) and leave every
-tracefs file reading as before. The in-kernel tracefs_nomem selftest
+tracefs file reading as before. So the filter and pid files are written
+with `>>` and one name: `>` empties them at open, and the words before
+a failure stay, as in Linux. The in-kernel tracefs_nomem selftest
 sweeps more operations and also checks that nothing is leaked."""
 
 from tracing import T, reset
@@ -19,17 +21,17 @@ STATE = ('current_tracer', 'set_ftrace_filter', 'set_ftrace_notrace',
 # (setup, the command tried)
 OPS = (
     ([f'echo crc32_le > {T}/set_ftrace_filter'],
-     f"echo 'fib sort*' > {T}/set_ftrace_filter"),
+     f'echo fib >> {T}/set_ftrace_filter'),
     ([f'echo fib > {T}/set_ftrace_filter'],
      f"echo 'fib:traceoff:3' >> {T}/set_ftrace_filter"),
-    ([f'echo 5 > {T}/set_ftrace_pid'], f'echo 2 3 > {T}/set_ftrace_pid'),
+    ([f'echo 5 > {T}/set_ftrace_pid'], f'echo 2 3 >> {T}/set_ftrace_pid'),
     ([], f'echo 300 > {T}/per_cpu/cpu0/buffer_size_kb'),
     ([f'echo fib > {T}/set_ftrace_filter'],
      f'echo function > {T}/current_tracer'),
     ([f'echo fib > {T}/set_ftrace_filter'], f'cat {T}/set_ftrace_filter'),
     ([f'echo fib > {T}/set_ftrace_filter'],
      f'echo function_graph > {T}/current_tracer'),
-    ([], f"echo 'fib sort' > {T}/set_graph_function"),
+    ([], f'echo fib >> {T}/set_graph_function'),
 )
 
 

@@ -581,9 +581,10 @@ def test_utf8_passes_through(k):
     k.check(k.run('echo cafx' + DEL + 'é' + DEL + 'e'), 'cafe\n')
     k.check(k.run('echo crème > /tmp/brûlée'), '')
     k.check(k.run('cat /tmp/brûlée'), 'crème\n')
-    # As on Linux: the word reaches tracefs, and no function matches it.
+    # As on Linux: the word reaches tracefs, and no function matches it
+    # (`>` emptied the filter at open).
     k.run(f'echo fib_main > {T}/set_ftrace_filter')
-    k.check(k.run(f'echo café > {T}/set_ftrace_filter'),
+    k.check(k.run(f'echo café >> {T}/set_ftrace_filter'),
             'sh: write error: Invalid argument\n')
     k.check(k.run(f'cat {T}/set_ftrace_filter'), 'fib_main\n')
     k.run(f'echo > {T}/set_ftrace_filter')

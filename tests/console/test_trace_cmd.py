@@ -71,7 +71,7 @@ def test_stat_reports_what_is_set(k):
     k.check(k.run('trace-cmd stat'), report + '\nTracing is disabled\n\n')
     out = k.run('trace-cmd stat -o')
     assert out.startswith(report + '\nOptions:\n   noprint-parent\n'), out
-    assert out.endswith('   nofunc_stack_trace\n\nTracing is disabled\n\n')
+    assert out.endswith('   nofunc-no-repeats\n\nTracing is disabled\n\n')
 
 
 def test_reset_puts_everything_back(k):
@@ -151,3 +151,20 @@ def test_tab_completes_function_names(k):
     k.check(cat(k, 'set_ftrace_filter'), 'fib_main\n')
     k.check(cat(k, 'set_ftrace_notrace'), 'ftrace_test_fib\n')
     k.run('trace-cmd reset')
+
+
+def test_list_and_show_pipe(k):
+    """list prints the files its flags name; show -p reads trace_pipe."""
+    k.check(k.run('trace-cmd list -t'), cat(k, 'available_tracers'))
+    k.check(k.run('trace-cmd list -o -t'),
+            cat(k, 'trace_options') + cat(k, 'available_tracers'))
+    k.check(k.run('trace-cmd list -f'), cat(k, 'available_filter_functions'))
+    assert k.run('trace-cmd list -x').startswith(
+        "trace-cmd list: unknown option '-x'\n")
+    k.run('trace-cmd reset')
+    k.run('echo hello > /sys/kernel/tracing/trace_marker')
+    k.type('trace-cmd show -p\r')
+    k.expect(r'tracing_mark_write: hello\n')
+    k.type('\x03')
+    k.read_until_prompt()
+    assert 'tracing_mark_write' not in cat(k, 'trace')

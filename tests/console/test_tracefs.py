@@ -1,7 +1,13 @@
 """test_tracefs.py: /sys/kernel/tracing's files read and refuse as
 Linux 6.1's do (shared/reference/linux-6.1: m1, m4, l-errors)."""
 
-from tracing import T, EINVAL, reset, cat, write
+import re
+
+from tracing import T, EINVAL, reset, cat, write, trace_lines
+
+# Linux 6.1's clocks (a2-trace_clock-counter), then this kernel's own.
+CLOCKS = '[local] global counter uptime perf mono mono_raw boot tai instret\n'
+STAMP = re.compile(r'\] \.{5} +(\d+(?:\.\d{6})?): fib <-')
 
 
 def header(ncpu, tracer='nop', entries='0/0'):
@@ -25,7 +31,7 @@ def test_default_reads(k):
     k.check(cat(k, 'tracing_on'), '1\n')
     k.check(cat(k, 'buffer_size_kb'), '1410\n')
     k.check(cat(k, 'buffer_total_size_kb'), f'{1410 * k.smp}\n')
-    k.check(cat(k, 'trace_clock'), '[local] global counter instret\n')
+    k.check(cat(k, 'trace_clock'), CLOCKS)
     k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
     k.check(cat(k, 'set_ftrace_notrace'), '#### no functions disabled ####\n')
     k.check(cat(k, 'set_ftrace_pid'), 'no pid\n')
@@ -50,13 +56,11 @@ def test_empty_trace_headers(k):
 
 
 def test_trace_options_listing(k):
+    """Whole listings: test_tracefs_listing.py."""
     reset(k)
-    k.check(cat(k, 'trace_options'),
-            'print-parent\nnosym-offset\nnosym-addr\nannotate\n'
-            'context-info\nnolatency-format\nrecord-cmd\nnorecord-tgid\n'
-            'overwrite\nirq-info\nmarkers\nnopause-on-trace\n')
     write(k, 'current_tracer', 'function')
-    assert cat(k, 'trace_options').endswith('nofunc_stack_trace\n')
+    assert cat(k, 'trace_options').endswith(
+        'nofunc_stack_trace\nnofunc-no-repeats\n')
     write(k, 'trace_options', 'sym-offset')
     k.check(cat(k, 'options/sym-offset'), '1\n')
     write(k, 'trace_options', 'nosym-offset')
@@ -94,7 +98,7 @@ def test_write_errors(k):
               '#### all functions enabled ####\n'),
              ('set_graph_notrace', 'no_such_function_xyz',
               '#### no functions disabled ####\n'),
-             ('trace_clock', 'bogus', '[local] global counter instret\n'),
+             ('trace_clock', 'bogus', CLOCKS),
              ('options/sym-offset', '2', '0\n'),
              ('options/sym-offset', 'abc', '0\n'),
              ('enabled_functions', 'x', '')]
@@ -109,15 +113,6 @@ def test_write_errors(k):
     k.check(cat(k, 'tracing_on'), '1\n')
     k.check(write(k, 'set_ftrace_pid', '999999'), '')
     k.check(cat(k, 'set_ftrace_pid'), '999999\n')
-    reset(k)
-
-
-def test_filter_keeps_old_on_error(k):
-    """Unlike Linux, `>` with a bad name leaves the old filter."""
-    reset(k)
-    write(k, 'set_ftrace_filter', 'fib')
-    k.check(write(k, 'set_ftrace_filter', 'no_such_function_xyz'), EINVAL)
-    k.check(cat(k, 'set_ftrace_filter'), 'fib\n')
     reset(k)
 
 
@@ -139,3 +134,73 @@ def test_readme_and_info(k):
     assert ' pages:' in cat(k, 'dyn_ftrace_total_info')
     assert 'fib\n' in cat(k, 'available_filter_functions')
     k.check(k.run('cat /proc/sys/kernel/ftrace_enabled'), '1\n')
+
+
+def test_trace_clocks(k):
+    """Each clock stamps a function trace: in seconds.microseconds for
+    the clocks in ns, as a plain count for counter, uptime and instret;
+    never backwards on one CPU."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function')
+    names = CLOCKS.replace('[', '').replace(']', '').split()
+    for clock in names:
+        k.check(write(k, 'trace_clock', clock), '')
+        k.check(cat(k, 'trace_clock'), ' '.join(
+            f'[{n}]' if n == clock else n for n in names) + '\n')
+        k.run('run fib 3')
+        stamps = [STAMP.search(l) for l in trace_lines(k)]
+        assert len(stamps) == 5 and all(stamps), (clock, trace_lines(k))
+        in_ns = clock not in ('counter', 'uptime', 'instret')
+        assert all(('.' in m[1]) == in_ns for m in stamps), clock
+        values = [float(m[1]) for m in stamps]
+        assert values == sorted(values), (clock, values)
+    reset(k)
+
+
+def test_more_files(k):
+    """timestamp_mode, buffer_percent, printk_formats, saved_cmdlines
+    and saved_cmdlines_size read and refuse as Linux 6.1's (q-g)."""
+    reset(k)
+    k.check(cat(k, 'timestamp_mode'), '[delta] absolute\n')
+    k.check(write(k, 'timestamp_mode', 'absolute'), EINVAL)
+    k.check(cat(k, 'buffer_percent'), '50\n')
+    k.check(write(k, 'buffer_percent', '0'), '')
+    k.check(cat(k, 'buffer_percent'), '1\n')
+    k.check(write(k, 'buffer_percent', '101'), EINVAL)
+    k.check(write(k, 'buffer_percent', '50'), '')
+    k.check(cat(k, 'printk_formats'), '')
+    k.check(cat(k, 'saved_cmdlines_size'), '128\n')
+    k.check(write(k, 'saved_cmdlines_size', '0'), EINVAL)
+    k.check(write(k, 'saved_cmdlines_size', '32769'), EINVAL)
+    k.check(write(k, 'saved_cmdlines_size', '4'), '')
+    k.check(cat(k, 'saved_cmdlines_size'), '4\n')
+    assert len(cat(k, 'saved_cmdlines').splitlines()) <= 4
+    k.check(write(k, 'saved_cmdlines_size', '64'), '')
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 2')
+    pid = re.match(r'^ +fib-(\d+) ', trace_lines(k)[0])[1]
+    assert f'{pid} fib' in cat(k, 'saved_cmdlines').splitlines()
+    k.check(write(k, 'saved_cmdlines_size', '128'), '')
+    reset(k)
+
+
+def test_free_buffer(k):
+    """Closing free_buffer shrinks every CPU's buffer to two pages (7 kB
+    shown), and with disable_on_free stops tracing first."""
+    reset(k)
+    k.check(write(k, 'free_buffer', 'x'), '')
+    k.check(cat(k, 'buffer_size_kb'), '7\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.check(write(k, 'buffer_size_kb', '1408'), '')
+    write(k, 'options/disable_on_free', '1')
+    k.check(write(k, 'free_buffer', ''), '')
+    k.check(cat(k, 'buffer_size_kb'), '7\n')
+    k.check(cat(k, 'tracing_on'), '0\n')
+    k.check(cat(k, 'free_buffer'),
+            'cat: /sys/kernel/tracing/free_buffer: Invalid argument\n')
+    write(k, 'options/disable_on_free', '0')
+    k.check(write(k, 'buffer_size_kb', '1408'), '')
+    k.check(cat(k, 'buffer_size_kb'), '1410\n')
+    reset(k)

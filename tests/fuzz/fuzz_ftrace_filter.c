@@ -4,13 +4,15 @@
  * through (trace/ftrace_files.c): the text, in writes cut anywhere,
  * split into words, each a glob or (set_ftrace_filter only) a command
  * [!]FUNC:cmd[:N] split by ftrace_process_command()
- * (trace/ftrace_command.c). The globs and commands must reach the
- * matcher and the command functions, stubbed here to record them, in
- * order and exactly as a plain split of the whole text says; the first
- * bad word fails its write, and the hash is installed at close, in the
- * file's own place, only if nothing failed. Then ftrace_enabled's
- * number, which must be taken exactly when kstrtoint() takes it once
- * trimmed.
+ * (trace/ftrace_command.c), or (set_ftrace_filter and
+ * set_ftrace_notrace) FUNC:mod[:MODULE]. The globs, commands and mod
+ * words must reach the matcher, the command functions and
+ * ftrace_mod_command(), stubbed here to record them, in order and
+ * exactly as a plain split of the whole text says; the first bad word
+ * fails its write, and the hash is installed at close, in the file's
+ * own place, whatever failed (as Linux's ftrace_regex_release does).
+ * Then ftrace_enabled's number, which must be taken exactly when
+ * kstrtoint() takes it once trimmed.
  */
 #include <stdarg.h>
 #include "fuzz.h"
@@ -112,6 +114,27 @@ ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n)
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s)
 {
 	abort();
+}
+
+void ftrace_mod_show(struct list_head *head, struct seq_buf *s)
+{
+	abort();
+}
+
+/* Only the files that take FUNC:mod:MODULE drop the kept ones at `>`. */
+void ftrace_mod_clear(struct list_head *head)
+{
+	FUZZ_CHECK(head == &global_trace.mod_trace ||
+		   head == &global_trace.mod_notrace);
+}
+
+int ftrace_mod_command(struct list_head *head, struct ftrace_hash *hash,
+		       const char *func, const char *module)
+{
+	FUZZ_CHECK(head == &global_trace.mod_trace ||
+		   head == &global_trace.mod_notrace);
+	record(&calls, "mod %s %s\n", func, module ? module : "(none)");
+	return 0;
 }
 
 int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
@@ -238,7 +261,8 @@ static struct ftrace_func_command stacktrace_cmd = {
 
 struct expect {
 	struct call_log calls;
-	bool failed;
+	bool failed;		/* a word was bad */
+	bool write_failed;	/* one that a blank ended, or too long */
 };
 
 /* [!]FUNC:cmd[:param], split at the first two colons. */
@@ -258,27 +282,55 @@ static int ref_command(char *w, struct expect *e)
 	return 0;
 }
 
-/* One word: what it must call, and false if it must fail the write. */
-static bool ref_word(char *w, bool filter, struct expect *e)
+/* FUNC:mod[:MODULE]: true if the word is one, and then its call. */
+static bool ref_mod(char *w, struct expect *e)
 {
+	char *cmd = strchr(w, ':') + 1, *module = strchr(cmd, ':');
+
+	if (module)
+		*module++ = 0;
+	if (strcmp(cmd, "mod"))
+		return false;
+	cmd[-1] = 0;
+	record(&e->calls, "mod %s %s\n", w, module ? module : "(none)");
+	return true;
+}
+
+/* One word: what it must call, and false if it must fail the write. */
+static bool ref_word(char *w, bool filter, bool mods, struct expect *e)
+{
+	char *copy;
+	bool is_mod;
+
 	if (strlen(w) >= TOKEN_MAX)
 		return false;
-	if (strchr(w, ':'))
-		return filter && !ref_command(w, e);
+	if (strchr(w, ':')) {
+		copy = strdup(w);
+		is_mod = mods && ref_mod(copy, e);
+		free(copy);
+		return is_mod || (filter && !ref_command(w, e));
+	}
 	record(&e->calls, "glob %s\n", w);
 	return !strchr(w, 'Z');
 }
 
-static void ref_text(const char *text, bool filter, struct expect *e)
+static void ref_text(const char *text, bool filter, bool mods,
+		     struct expect *e)
 {
 	char *copy = strdup(text), *w, *save;
+	size_t end;
 
 	e->calls.len = 0;
 	e->calls.text[0] = 0;
-	e->failed = false;
+	e->failed = e->write_failed = false;
 	for (w = strtok_r(copy, BLANKS, &save); w && !e->failed;
-	     w = strtok_r(NULL, BLANKS, &save))
-		e->failed = !ref_word(w, filter, e);
+	     w = strtok_r(NULL, BLANKS, &save)) {
+		end = w - copy + strlen(w);
+		e->failed = !ref_word(w, filter, mods, e);
+		/* the last word, applied at close, cannot fail a write */
+		e->write_failed = e->failed &&
+				  (text[end] || end - (w - copy) >= TOKEN_MAX);
+	}
 	free(copy);
 }
 
@@ -318,10 +370,10 @@ static void check_filter(struct fuzz_in *in,
 	for (i = 0; i < (int)len; i++)	/* NULs separate words too */
 		text[i] = text[i] ?: ' ';
 	text[len] = 0;
-	ref_text(text, ff->commands, &e);
+	ref_text(text, ff->commands, ff->mods, &e);
 	FUZZ_CHECK(!strcmp(calls.text, e.calls.text));
-	FUZZ_CHECK(!installed == e.failed);
-	FUZZ_CHECK(!installed || !strcmp(installed_as, as));
+	FUZZ_CHECK(failed == e.write_failed);
+	FUZZ_CHECK(installed && !strcmp(installed_as, as));
 	free_ftrace_hash(installed);
 }
 

@@ -43,7 +43,7 @@ static void set_range(bool *set, u8 lo, u8 hi)
  */
 static const char *ref_class(const char *p, bool *out)
 {
-	bool inverted = *p == '!' || *p == '^';
+	bool inverted = *p == '!';	/* '^' is a member, as in Linux */
 	bool first = true, set[NR_BYTES] = { false };
 	u8 lo;
 	int c;

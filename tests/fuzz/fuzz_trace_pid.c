@@ -2,9 +2,10 @@
  * fuzz_trace_pid.c: the parser behind set_ftrace_pid, trace_pid_write()
  * (trace/trace_pid.c), on a sequence of writes, each replacing the
  * list or adding to it, some with an allocation failing. A write of
- * decimal pids below PID_MAX must leave exactly the reference set (the
- * old one too when appending), sorted, with no room overrun; any other
- * write must fail and change nothing. Nothing may leak.
+ * pids below PID_MAX (decimal, 0x hex or 0 octal) must leave exactly
+ * the reference set (the old one too when appending), sorted, with no
+ * room overrun; any other write must fail and change nothing. Nothing
+ * may leak.
  */
 #include "fuzz.h"
 #include "../../lib/string.c"
@@ -62,18 +63,39 @@ static bool ref_has(const struct ref_set *r, int pid)
 	return false;
 }
 
-/* kstrtouint's grammar: an optional '+', then decimal digits. */
+/* A digit's value in any base up to 16; 16 for anything else. */
+static unsigned int ref_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return 16;
+}
+
+/*
+ * kstrtouint's grammar with base 0: an optional '+', then "0x" and hex
+ * digits, a '0' and octal ones, or decimal ones.
+ */
 static bool ref_pid(const char *w, int *pid)
 {
+	unsigned int base = 10, d;
 	unsigned long v = 0;
 
 	w += *w == '+';
+	if (w[0] == '0' && (w[1] | 0x20) == 'x' && ref_digit(w[2]) < 16) {
+		base = 16;
+		w += 2;
+	} else if (w[0] == '0') {
+		base = 8;
+	}
 	if (!*w)
 		return false;
 	for (; *w; w++) {
-		if (*w < '0' || *w > '9')
+		d = ref_digit(*w);
+		if (d >= base)
 			return false;
-		v = min(v * 10 + (*w - '0'), (unsigned long)PID_MAX);
+		v = min(v * base + d, (unsigned long)PID_MAX);
 	}
 	*pid = v;
 	return v < PID_MAX;

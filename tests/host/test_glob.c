@@ -61,7 +61,11 @@ TEST(glob_classes)
 	EXPECT(!glob_match("[a-z]", "Q"));
 	EXPECT(glob_match("[!x]", "y"));
 	EXPECT(!glob_match("[!x]", "x"));
-	EXPECT(glob_match("[^x]", "y"));
+	/* Only '!' negates, as in Linux's lib/glob.c: '^' is a member. */
+	EXPECT(!glob_match("[^x]", "y"));
+	EXPECT(glob_match("[^x]", "^"));
+	EXPECT(glob_match("[^x]", "x"));
+	EXPECT(glob_match("[^s]*", "sys_getppid"));
 	EXPECT(glob_match("[a-cx-z]", "y"));
 	EXPECT(glob_match("[]]", "]"));
 	EXPECT(glob_match("[!]]", "a"));
