@@ -23,6 +23,7 @@ enum trace_type {
 	TRACE_PRINT,
 	TRACE_GRAPH_ENT,
 	TRACE_GRAPH_RET,
+	TRACE_RAW_EVENT,	/* a trace event's record (trace_events.h) */
 };
 
 #define TRACE_FLAG_IRQS_OFF	0x1
@@ -375,6 +376,11 @@ u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
 /* The context-word bit a tick may change between two reads of it. */
 #define SELFTEST_CTX_VOLATILE	\
 	(TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT)
+
+/* trace_error_log.c: error_log */
+void tracing_log_err(struct trace_array *tr, const char *loc,
+		     const char *cmd, const char *const *errs, u8 type, u16 pos);
+void tracing_err_log_create_file(struct inode *dir);
 
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,

@@ -10,7 +10,7 @@
 #include "mm.h"
 #include "kstrtox.h"
 #include "printk.h"
-#include "trace.h"
+#include "trace_events.h"
 
 /* ---- tracers, tracing_on, trace_clock ------------------------------------ */
 
@@ -378,6 +378,7 @@ void trace_create_files(struct inode *dir)
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
+	trace_events_create_files(dir);
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
 }
