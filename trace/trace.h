@@ -466,6 +466,8 @@ struct ftrace_probe_ops {
 		     struct trace_array *tr, struct ftrace_probe_ops *ops,
 		     long *count);
 	bool counted;			/* FUNC:cmd:N; listed with count=N */
+	/* The probe left its last function: called under the probe lock. */
+	void (*free)(struct ftrace_probe_ops *ops);
 };
 
 struct ftrace_func_command {

@@ -280,17 +280,17 @@ static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
 
 /* Counted and unlimited forms are separate probes, as in Linux. */
 static struct ftrace_probe_ops traceon_probe_ops = {
-	"traceon", ftrace_traceon, false };
+	"traceon", ftrace_traceon, false, NULL };
 static struct ftrace_probe_ops traceon_count_probe_ops = {
-	"traceon", ftrace_traceon_count, true };
+	"traceon", ftrace_traceon_count, true, NULL };
 static struct ftrace_probe_ops traceoff_probe_ops = {
-	"traceoff", ftrace_traceoff, false };
+	"traceoff", ftrace_traceoff, false, NULL };
 static struct ftrace_probe_ops traceoff_count_probe_ops = {
-	"traceoff", ftrace_traceoff_count, true };
+	"traceoff", ftrace_traceoff_count, true, NULL };
 static struct ftrace_probe_ops stacktrace_probe_ops = {
-	"stacktrace", ftrace_stacktrace, false };
+	"stacktrace", ftrace_stacktrace, false, NULL };
 static struct ftrace_probe_ops stacktrace_count_probe_ops = {
-	"stacktrace", ftrace_stacktrace_count, true };
+	"stacktrace", ftrace_stacktrace_count, true, NULL };
 
 /* FUNC:cmd adds a probe, FUNC:cmd:N a counted one; '!' removes. */
 static int ftrace_trace_probe_callback(struct trace_array *tr,
