@@ -35,6 +35,7 @@ struct event_trigger {
 	long count;			/* -1: unlimited */
 	struct event_filter *filter;
 	char *filter_str;
+	struct trace_event_call *call;		/* whose trigger it is */
 	struct trace_event_call *target;	/* enable/disable_event */
 };
 
@@ -129,9 +130,12 @@ void event_trigger_show(struct trace_event_call *call, struct seq_buf *s)
 	mutex_unlock(&event_mutex);
 }
 
+/* A registered trigger holds its event, and any target, in soft mode. */
 static void trigger_free(struct event_trigger *t)
 {
-	if (t->type == ETT_EVENT_ENABLE)
+	if (t->call)
+		trace_event_soft_mode(t->call, false);
+	if (t->type == ETT_EVENT_ENABLE && t->target)
 		trace_event_soft_mode(t->target, false);
 	free_event_filter(t->filter);
 	kfree(t->filter_str);
@@ -188,16 +192,25 @@ static void trigger_remove(struct trace_event_call *call,
 	trigger_free(t);
 }
 
-/* An enable_event trigger's target is in soft mode while it exists. */
+/*
+ * As Linux's: a trigger puts its event in soft mode (registered, so the
+ * trigger runs, but recording only if enabled: enable reads 0*), and an
+ * enable_event trigger its target too.
+ */
 static int trigger_register(struct trace_event_call *call,
 			    struct event_trigger *t)
 {
-	int ret = 0;
+	struct trace_event_call *target = t->target;
+	int ret = trace_event_soft_mode(call, true);
 
-	if (t->type == ETT_EVENT_ENABLE)
-		ret = trace_event_soft_mode(t->target, true);
+	t->target = NULL;
+	if (!ret)
+		t->call = call;
+	if (!ret && t->type == ETT_EVENT_ENABLE) {
+		ret = trace_event_soft_mode(target, true);
+		t->target = ret ? NULL : target;
+	}
 	if (ret) {
-		t->type = ETT_STACKTRACE;
 		trigger_free(t);
 		return ret;
 	}
