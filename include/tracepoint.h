@@ -38,8 +38,6 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 				void *data);
 struct tracepoint *tracepoint_find(const char *name);
-int for_each_tracepoint(int (*fn)(struct tracepoint *tp, void *data),
-			void *data);
 
 #define TP_PROTO(args...)	args
 #define TP_ARGS(args...)	args

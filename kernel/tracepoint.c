@@ -123,14 +123,3 @@ struct tracepoint *tracepoint_find(const char *name)
 			return *tp;
 	return NULL;
 }
-
-int for_each_tracepoint(int (*fn)(struct tracepoint *tp, void *data),
-			void *data)
-{
-	struct tracepoint *const *tp;
-	int ret = 0;
-
-	for (tp = __start_tracepoints; tp < __stop_tracepoints && !ret; tp++)
-		ret = fn(*tp, data);
-	return ret;
-}
