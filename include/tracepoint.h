@@ -54,6 +54,18 @@ struct tracepoint *tracepoint_find(const char *name);
 	{								\
 		if (static_branch_unlikely(&__tracepoint_##_name.key))	\
 			__traceiter_##_name(args);			\
+	}								\
+	static inline int register_trace_##_name(			\
+		void (*probe)(void *data, proto), void *data)		\
+	{								\
+		return tracepoint_probe_register(&__tracepoint_##_name, \
+						 (void *)probe, data);	\
+	}								\
+	static inline int unregister_trace_##_name(			\
+		void (*probe)(void *data, proto), void *data)		\
+	{								\
+		return tracepoint_probe_unregister(&__tracepoint_##_name, \
+						   (void *)probe, data); \
 	}
 
 #define DEFINE_TRACE_FN(_name, proto, args)				\

@@ -55,6 +55,14 @@ TARGET long bench_target(long a)
 	return a;
 }
 
+DEFINE_TRACE_FN(bench_tp, TP_PROTO(long a), TP_ARGS(a));
+
+TARGET long bench_tracepoint_target(long a)
+{
+	trace_bench_tp(a);
+	return a;
+}
+
 /* The naive doubly recursive fib: fib(10) makes 177 calls. */
 TARGET long ftrace_test_fib(long n)
 {
