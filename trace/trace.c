@@ -36,7 +36,7 @@ struct trace_array global_trace = {
 const char *const trace_options[] = {
 	"print-parent", "sym-offset", "sym-addr", "annotate", "context-info",
 	"latency-format", "record-cmd", "record-tgid", "overwrite",
-	"irq-info", "markers", "pause-on-trace",
+	"irq-info", "markers", "event-fork", "pause-on-trace",
 };
 const unsigned int trace_options_count = ARRAY_SIZE(trace_options);
 

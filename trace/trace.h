@@ -177,7 +177,8 @@ enum trace_iter_flags {
 	TRACE_ITER_OVERWRITE		= 1 << 8,
 	TRACE_ITER_IRQ_INFO		= 1 << 9,
 	TRACE_ITER_MARKERS		= 1 << 10,
-	TRACE_ITER_PAUSE		= 1 << 11,
+	TRACE_ITER_EVENT_FORK		= 1 << 11,
+	TRACE_ITER_PAUSE		= 1 << 12,
 };
 
 extern const char *const trace_options[];
@@ -242,6 +243,8 @@ struct trace_array {
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;
+	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
+	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
 	int stop_count;			/* pause-on-trace readers */
 };
@@ -394,6 +397,12 @@ void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
 int trace_pid_write(struct trace_array *tr, const char *buf, bool append);
+int trace_pid_list_parse(struct trace_pid_list *old, const char *buf,
+			 bool append, struct trace_pid_list **out);
+struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid);
+void trace_pid_list_free(struct trace_pid_list *list);
+unsigned int trace_pid_list_count(const struct trace_pid_list *list);
+void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
 extern int ftrace_pid_cache_pid[NR_CPUS];
 extern bool ftrace_pid_cache_ok[NR_CPUS];

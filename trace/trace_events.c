@@ -230,8 +230,9 @@ bool trace_event_ignore(struct trace_event_call *call)
 /*
  * The probe filled the fields; then, as Linux's trace_event_buffer_commit,
  * the triggers without a filter (so a traceoff trigger's own event is
- * not written), the filter and the ring buffer, and the triggers whose
- * filter needs the record. A soft-disabled event only runs triggers.
+ * not written), set_event_pid, the filter and the ring buffer, and the
+ * triggers whose filter needs the record. A soft-disabled event only
+ * runs triggers.
  */
 void trace_event_commit(struct trace_event_call *call, void *rec,
 			unsigned int len)
@@ -246,6 +247,7 @@ void trace_event_commit(struct trace_event_call *call, void *rec,
 	if (unlikely(triggers))
 		event_triggers_call(call, rec, false);
 	if (!(READ_ONCE(call->flags) & EVENT_FL_SOFT_DISABLED) &&
+	    !trace_event_pid_ignored() &&
 	    (!filter || filter_match_preds(filter, rec)))
 		ring_buffer_write(global_trace.buffer, (len + 3) & ~3U, rec);
 	if (unlikely(triggers))

@@ -107,6 +107,10 @@ void trace_event_print(struct seq_buf *s, const struct trace_entry *ent);
 void trace_events_init(void);
 void trace_events_create_files(struct inode *dir);
 
+/* trace_events_pid.c */
+bool trace_event_pid_ignored(void);
+void trace_event_pid_create_files(struct inode *dir);
+
 /* trace_events_filter.c */
 int create_trigger_filter(const struct trace_event_call *call, const char *str,
 			  struct event_filter **out);

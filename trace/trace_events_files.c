@@ -306,6 +306,7 @@ void trace_events_create_files(struct inode *dir)
 		      set_event_store, 1);
 	create_simple(dir, "available_events", available_events_show, NULL,
 		      0);
+	trace_event_pid_create_files(dir);
 	tracing_err_log_create_file(dir);
 	if (!events)
 		return;

@@ -372,3 +372,42 @@ def test_patchsite_tracepoint(k):
         r'  insn:   j 0x[0-9a-f]+ <__schedule\+0x[0-9a-f]+/0x[0-9a-f]+>\n',
         on), on
     k.check(k.run('patchsite sched_switch'), off)
+
+
+def test_set_event_pid_and_event_fork(k):
+    """set_event_pid keeps the listed tasks' events; with event-fork
+    their children join the list; set_event_notrace_pid drops them."""
+    reset_events(k)
+    write(k, 'set_event_pid', '1')
+    k.check(cat(k, 'set_event_pid'), '1\n')
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{EV}/enable', '0')
+    found = switches(k)
+    assert found and all(m[2] == '1' for m in found), found
+    write(k, 'options/event-fork', '1')
+    write(k, 'trace', '')
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{EV}/enable', '0')
+    write(k, 'options/event-fork', '0')
+    pids = cat(k, 'set_event_pid').split()
+    assert len(pids) == 2 and pids[0] == '1', pids
+    found = switches(k)
+    assert any(m[1] == 'fib' and m[2] == pids[1] for m in found), found
+    assert all(m[2] in pids for m in found), found
+    write(k, 'set_event_pid', '')
+    k.check(cat(k, 'set_event_pid'), '')
+    write(k, 'set_event_notrace_pid', '1')
+    write(k, 'set_event_notrace_pid', '7', append=True)
+    k.check(cat(k, 'set_event_notrace_pid'), '1\n7\n')
+    k.check(write(k, 'set_event_notrace_pid', 'abc'), EINVAL)
+    k.check(cat(k, 'set_event_notrace_pid'), '1\n7\n')
+    write(k, 'trace', '')
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{EV}/enable', '0')
+    found = switches(k)
+    assert found and all(m[2] != '1' for m in found), found
+    write(k, 'set_event_notrace_pid', '')
+    reset_events(k)

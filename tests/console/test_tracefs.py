@@ -54,7 +54,7 @@ def test_trace_options_listing(k):
     k.check(cat(k, 'trace_options'),
             'print-parent\nnosym-offset\nnosym-addr\nannotate\n'
             'context-info\nnolatency-format\nrecord-cmd\nnorecord-tgid\n'
-            'overwrite\nirq-info\nmarkers\nnopause-on-trace\n')
+            'overwrite\nirq-info\nmarkers\nnoevent-fork\nnopause-on-trace\n')
     write(k, 'current_tracer', 'function')
     assert cat(k, 'trace_options').endswith('nofunc_stack_trace\n')
     write(k, 'trace_options', 'sym-offset')
