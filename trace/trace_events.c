@@ -34,13 +34,16 @@ DEFINE_MUTEX(event_mutex);
 /* Each printed event asks: an array by id, filled at boot. */
 static struct trace_event_call **events_by_id;
 
-/* Each field after the one before, aligned as C lays out the record. */
+/*
+ * Each field after the one before, aligned as C lays out the record;
+ * the tracers' own records (trace_entries.c) come laid out.
+ */
 static void trace_event_layout(const struct trace_event_class *class)
 {
 	struct trace_event_field *f;
 	int offset = TRACE_EVENT_COMMON_SIZE;
 
-	if (class->fields->offset)
+	if (!class->size)
 		return;
 	for (f = class->fields; f->name; f++) {
 		offset = (offset + f->align - 1) & -f->align;
@@ -79,6 +82,8 @@ void trace_events_init(void)
 	if (!events_by_id)
 		panic("trace events: no memory");
 	list_for_each_entry(call, &trace_events, list) {
+		if (!call->tp)
+			continue;	/* the tracers' own: its entry type */
 		events_by_id[id - TRACE_EVENT_FIRST_ID] = call;
 		call->id = id++;
 	}

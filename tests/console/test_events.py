@@ -153,6 +153,27 @@ def format_of(k, event):
     return rest[len(COMMON):]
 
 
+def test_ftrace_formats(k):
+    """The tracers' own records: a format and an id, no enable (as Linux,
+    which has no id without PERF_EVENTS); rvftrace's 4-byte context word
+    and 32-bit addresses, the print fmt Linux's."""
+    k.check(k.run(f'ls {T}/events/ftrace'), 'funcgraph_entry\n'
+            'funcgraph_exit\nfunction\nkernel_stack\nprint\n')
+    k.check(k.run(f'ls {T}/events/ftrace/function'), 'format\nid\n')
+    k.check(cat(k, 'events/ftrace/function/format'),
+            'name: function\nID: 1\nformat:\n'
+            '\tfield:unsigned int common_ctx;\toffset:0;\tsize:4;'
+            '\tsigned:0;\n\n'
+            '\tfield:unsigned int ip;\toffset:4;\tsize:4;\tsigned:0;\n'
+            '\tfield:unsigned int parent_ip;\toffset:8;\tsize:4;'
+            '\tsigned:0;\n\n'
+            'print fmt: " %ps <-- %ps", (void *)REC->ip, '
+            '(void *)REC->parent_ip\n')
+    assert cat(k, 'events/ftrace/print/format').endswith(
+        'print fmt: "%ps: %s", (void *)REC->ip, REC->buf\n')
+    assert 'ftrace:' not in cat(k, 'available_events')
+
+
 def test_formats_match_linux(k):
     k.check(format_of(k, 'sched/sched_switch'), SCHED_SWITCH_FIELDS)
     k.check(format_of(k, 'sched/sched_wakeup'), SCHED_WAKEUP_FIELDS)
