@@ -23,6 +23,7 @@ long bench_target(long a);
 DECLARE_TRACE(bench_tp, TP_PROTO(long a), TP_ARGS(a));
 long bench_tracepoint_target(long a);
 long ftrace_test_fib(long n);
+long ftrace_test_printk(long a);
 long ftrace_test_call(long (*fn)(long), long a);
 long ftrace_test_tail_call(long (*fn)(long), long a);
 long ftrace_test_deep(long n);

@@ -388,6 +388,8 @@ void tracing_err_log_create_file(struct inode *dir);
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);
+int trace_print_record(struct trace_array *tr, unsigned long ip,
+		       const char *text, size_t len);
 
 /* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
 void tracing_record_cmdline(struct task *t);

@@ -3,7 +3,8 @@
  * site verified at boot and refused when it does not hold the expected
  * halfword; a probe's registration patching the site to a c.j and back;
  * and no switch lost while the other harts switch tasks and the site
- * changes under them, in both patch modes (stop_machine and live).
+ * changes under them, in both patch modes (stop_machine and live);
+ * and trace_printk's print event.
  */
 #include "kernel.h"
 #include "string.h"
@@ -14,6 +15,7 @@
 #include "tracepoint.h"
 #include "trace_events.h"
 #include "trace/events/sched.h"
+#include "trace_fixtures.h"
 #include "asm/insn.h"
 
 extern const struct jump_entry __start___jump_table[], __stop___jump_table[];
@@ -218,7 +220,26 @@ static void no_switch_lost_in_either_mode(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(boot_mode), 0);
 }
 
+/* trace_printk: a print event from inside its caller, the text formatted. */
+static void trace_printk_records_print(struct kunit *t)
+{
+	unsigned long fn = (unsigned long)ftrace_test_printk;
+	struct selftest_event ev[8];
+	int n, i, found = 0;
+
+	tracing_selftest_need_defaults(t);
+	tracing_reset_online_cpus(&global_trace);
+	ftrace_test_printk(42);
+	n = tracing_selftest_consume(ev, ARRAY_SIZE(ev));
+	for (i = 0; i < n; i++)
+		found += (ev[i].word[0] & 0x1f) == TRACE_PRINT &&
+			 ev[i].word[1] > fn && ev[i].word[1] < fn + 64 &&
+			 !memcmp(&ev[i].word[2], "a=42", 4);
+	KUNIT_EXPECT_EQ(t, found, 1);
+}
+
 SELFTEST_SUITE(events,
 	KUNIT_CASE(sites_are_verified),
 	KUNIT_CASE(probe_patches_site),
-	KUNIT_CASE(no_switch_lost_in_either_mode));
+	KUNIT_CASE(no_switch_lost_in_either_mode),
+	KUNIT_CASE(trace_printk_records_print));
