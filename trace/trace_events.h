@@ -117,6 +117,7 @@ int create_trigger_filter(const struct trace_event_call *call, const char *str,
 bool filter_match_preds(const struct event_filter *filter, const void *rec);
 void free_event_filter(struct event_filter *filter);
 int apply_event_filter(struct trace_event_call *call, const char *str);
+int apply_subsystem_event_filter(const char *system, const char *str);
 
 /* trace_events_trigger.c */
 void event_triggers_call(struct trace_event_call *call, const void *rec,

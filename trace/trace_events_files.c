@@ -150,6 +150,11 @@ static void system_filter_show(struct seq_buf *s, long data)
 		 "displayed here\n");
 }
 
+static int system_filter_store(char *buf, struct file *file, long data)
+{
+	return apply_subsystem_event_filter((const char *)data, strim(buf));
+}
+
 static void trigger_show(struct seq_buf *s, long data)
 {
 	event_trigger_show((void *)data, s);
@@ -276,7 +281,8 @@ static void create_system_dirs(struct inode *events)
 			continue;
 		create_simple(sys_dir, "enable", system_enable_show,
 			      system_enable_store, (long)first->system);
-		create_simple(sys_dir, "filter", system_filter_show, NULL, 0);
+		create_simple(sys_dir, "filter", system_filter_show,
+			      system_filter_store, (long)first->system);
 	}
 }
 

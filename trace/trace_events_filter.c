@@ -57,6 +57,7 @@ enum filter_err {
 	FILT_ERR_ILLEGAL_INTVAL,
 	FILT_ERR_TOO_MANY_PREDS,
 	FILT_ERR_INVALID_FILTER,
+	FILT_ERR_BAD_SUBSYS_FILTER,
 };
 
 static const char *const err_text[] = {
@@ -69,6 +70,8 @@ static const char *const err_text[] = {
 	[FILT_ERR_ILLEGAL_INTVAL] = "Illegal integer value",
 	[FILT_ERR_TOO_MANY_PREDS] = "Too many terms in predicate expression",
 	[FILT_ERR_INVALID_FILTER] = "Meaningless filter expression",
+	[FILT_ERR_BAD_SUBSYS_FILTER] =
+		"Couldn't find or set field in one of a subsystem's events",
 };
 
 /* ---- parsing --------------------------------------------------------------- */
@@ -518,4 +521,47 @@ int create_trigger_filter(const struct trace_event_call *call, const char *str,
 		tracing_log_err(&global_trace, "event filter parse error", str,
 				err_text, err, pos);
 	return ret;
+}
+
+/* ---- a system's filter file --------------------------------------------------- */
+
+/*
+ * Linux's apply_subsystem_event_filter: the filter goes to each event
+ * of the system that has the fields it names, "0" clears them all. An
+ * event that has not is left unfiltered, its filter file showing why;
+ * if no event takes it, -EINVAL and error_log says so.
+ */
+int apply_subsystem_event_filter(const char *system, const char *str)
+{
+	struct trace_event_call *call;
+	struct event_filter *filter;
+	int err, pos, ret, set = 0;
+	char *text;
+
+	list_for_each_entry(call, &trace_events, list) {
+		if (!call->tp || strcmp(call->system, system))
+			continue;
+		if (!strcmp(str, "0")) {
+			apply_event_filter(call, str);
+			set++;
+			continue;
+		}
+		ret = create_event_filter(call, str, &filter, &err, &pos);
+		if (ret == -ENOMEM)
+			return ret;
+		text = ret ? filter_error_string(str, err, pos) : kstrdup(str);
+		if (!text) {
+			free_event_filter(filter);
+			return -ENOMEM;
+		}
+		mutex_lock(&event_mutex);
+		event_set_filter(call, filter, text);
+		mutex_unlock(&event_mutex);
+		set += !ret;
+	}
+	if (set)
+		return 0;
+	tracing_log_err(&global_trace, "event filter parse error", str,
+			err_text, FILT_ERR_BAD_SUBSYS_FILTER, 0);
+	return -EINVAL;
 }

@@ -434,3 +434,25 @@ def test_set_event_pid_and_event_fork(k):
     assert found and all(m[2] != '1' for m in found), found
     write(k, 'set_event_notrace_pid', '')
     reset_events(k)
+
+
+def test_system_filter(k):
+    """events/SYS/filter sets the filter of each event that has its
+    fields; one that none has is refused, error_log says why."""
+    reset_events(k)
+    write(k, 'events/sched/filter', "'prev_pid == 1'")
+    k.check(cat(k, f'{EV}/filter'), 'prev_pid == 1\n')
+    k.check(cat(k, 'events/sched/sched_wakeup/filter'),
+            'prev_pid == 1\n         ^\nparse_error: Field not found\n\n')
+    k.check(cat(k, 'events/sched/filter'), GLOBAL_FILTER)
+    write(k, 'events/sched/filter', "'pid == 1'")
+    k.check(cat(k, 'events/sched/sched_wakeup/filter'), 'pid == 1\n')
+    k.check(cat(k, f'{EV}/filter'),
+            'pid == 1\n    ^\nparse_error: Field not found\n\n')
+    k.check(write(k, 'events/sched/filter', "'nosuch == 1'"), EINVAL)
+    assert "Couldn't find or set field in one of a subsystem's events" in \
+        cat(k, 'error_log')
+    write(k, 'events/sched/filter', '0')
+    k.check(cat(k, f'{EV}/filter'), 'none\n')
+    k.check(cat(k, 'events/sched/sched_wakeup/filter'), 'none\n')
+    reset_events(k)
