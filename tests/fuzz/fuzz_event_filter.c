@@ -21,6 +21,7 @@
 
 struct trace_array global_trace;
 struct mutex event_mutex;
+LIST_HEAD(trace_events);		/* a system's filter: not fuzzed here */
 static int errors_logged, last_err_pos;
 
 void *kmalloc(size_t size)
