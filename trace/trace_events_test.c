@@ -186,6 +186,7 @@ static void set_phase(int phase)
  */
 static void switches_counted(struct kunit *t)
 {
+	unsigned long unfenced = READ_ONCE(text_unfenced);
 	int i;
 
 	start_workers();
@@ -197,6 +198,8 @@ static void switches_counted(struct kunit *t)
 		while (READ_ONCE(workers[i].phase) != 2)
 			msleep(1);
 	KUNIT_EXPECT_EQ(t, probe_off(), 0);
+	/* Every hart that runs on fetched each change (patch.h's account). */
+	KUNIT_EXPECT_EQ(t, READ_ONCE(text_unfenced), unfenced);
 	set_phase(3);
 	for (i = 0; i < nr_workers; i++) {
 		KUNIT_EXPECT_EQ(t, kthread_wait(workers[i].task), 0);
