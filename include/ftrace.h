@@ -10,6 +10,7 @@
 
 #include "kernel.h"
 #include "sched.h"
+#include "patch.h"
 #include "asm/ftrace.h"
 
 struct ftrace_ops;
@@ -257,12 +258,10 @@ void ftrace_arch_code_modify_post_process(void);
  * other harts run on through an update and each step of it ends with
  * every hart's fence.i.
  */
-extern bool ftrace_live_patching;
-
-/* Inline: ftrace_init's loop over every site asks too. */
+/* Inline: ftrace_init's loop over every site asks too (patch.h). */
 static inline bool ftrace_patch_live(void)
 {
-	return READ_ONCE(ftrace_live_patching);
+	return text_patch_live_mode();
 }
 
 int ftrace_set_patch_mode(const char *name);

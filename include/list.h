@@ -57,6 +57,11 @@ static inline bool list_empty(const struct list_head *h)
 #define list_for_each_entry(e, h, m)					\
 	for (e = list_entry((h)->next, typeof(*e), m); &e->m != (h);	\
 	     e = list_entry(e->m.next, typeof(*e), m))
+#define list_for_each_entry_reverse(e, h, m)				\
+	for (e = list_entry((h)->prev, typeof(*e), m); &e->m != (h);	\
+	     e = list_entry(e->m.prev, typeof(*e), m))
+#define list_for_each_entry_from(e, h, m)				\
+	for (; &e->m != (h); e = list_entry(e->m.next, typeof(*e), m))
 #define list_for_each_entry_safe(e, n, h, m)				\
 	for (e = list_entry((h)->next, typeof(*e), m),			\
 	     n = list_entry(e->m.next, typeof(*e), m); &e->m != (h);	\

@@ -25,6 +25,7 @@ unsigned long nr_total_pages(void);
 
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
+char *kstrdup(const char *s);
 void kfree(const void *p);
 size_t kmalloc_bytes_in_use(void);
 size_t mm_bytes_in_use(void);

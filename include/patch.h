@@ -12,6 +12,18 @@
 extern struct mutex text_mutex;
 
 /*
+ * The patch mode of ftrace's sites and of static keys' sites alike:
+ * stop_machine (false), or live, where the other harts run on while a
+ * site changes (trace/ftrace_live.c sets it, kernel/jump_label.c reads).
+ */
+extern bool text_patch_live;
+
+static inline bool text_patch_live_mode(void)
+{
+	return READ_ONCE(text_patch_live);
+}
+
+/*
  * The fence.i account, checked as lockdep checks locking: QEMU drops
  * its translations on any store to code, so a missing fence.i changes
  * nothing a test could see run, and only this can tell. text_gen counts
@@ -41,6 +53,8 @@ void icache_fenced_harts(unsigned long hart_mask, u64 gen);
 void check_text_fenced(unsigned long cpumask, u64 gen);
 
 int patch_insn32(void *addr, u32 insn);
+int patch_insn16(void *addr, u16 insn);
+void text_fence_all_harts(void);
 int patch_insn_write(void *addr, const void *insns, size_t len);
 void patch_unmap(void);
 void flush_icache_all(void);

@@ -96,6 +96,7 @@ void schedule(void);
 void yield(void);
 void scheduler_tick(void);
 void preempt_schedule(void);
+void preempt_schedule_irq(void);
 void preempt_schedule_notrace(void);
 
 static inline void preempt_disable(void)

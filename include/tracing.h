@@ -14,4 +14,15 @@ int trace_nr_cpus(void);
 /* The registered tracers' names, at most max of them: how many. */
 int tracing_tracer_names(const char **names, int max);
 
+/*
+ * trace_printk(fmt, ...): printf into the trace, shown as
+ * `CALLER: TEXT` (trace/trace_marker.c). 0, or -EBADF when the ring
+ * buffer takes nothing.
+ */
+int __trace_printk(unsigned long ip, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define trace_printk(fmt, ...)						\
+	__trace_printk(({ __label__ __here; __here:			\
+			  (unsigned long)&&__here; }), fmt, ##__VA_ARGS__)
+
 #endif

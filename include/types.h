@@ -29,5 +29,6 @@ typedef signed char s8;
 typedef short s16;
 typedef int s32;
 typedef long long s64;
+typedef int pid_t;
 
 #endif

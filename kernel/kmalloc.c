@@ -105,6 +105,16 @@ void *kzalloc(size_t size)
 	return p;
 }
 
+char *kstrdup(const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = kmalloc(len);
+
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}
+
 void kfree(const void *p)
 {
 	struct km_hdr *h;

@@ -13,6 +13,8 @@
 #include "mm.h"
 #include "rcu.h"
 #include "asm/csr.h"
+#include "trace/events/sched.h"
+#include "trace/events/power.h"
 
 #include "asm/asm-offsets.h"
 
@@ -74,7 +76,7 @@ static struct task *pick_next(struct cpu *c)
  * Called with rq_lock held and interrupts off; returns the same way.
  * notrace: the trampolines' preemption point calls into here.
  */
-static notrace void __schedule(void)
+static notrace void __schedule(bool preempt)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->curr, *next;
@@ -86,6 +88,9 @@ static notrace void __schedule(void)
 	next = pick_next(c);
 	if (next == prev)
 		return;
+	if (next->cpu != c->id && next != c->idle)
+		trace_sched_migrate_task(next, c->id);
+	trace_sched_switch(preempt && prev != c->idle, prev, next);
 	if (switch_hook)
 		switch_hook(prev, next);
 	c->curr = next;
@@ -94,20 +99,31 @@ static notrace void __schedule(void)
 	__switch_to(&prev->ctx, &next->ctx);
 }
 
-void schedule(void)
+static void schedule_preempt(bool preempt)
 {
 	unsigned long flags = local_irq_save();
 
 	spin_lock(&rq_lock);
-	__schedule();
+	__schedule(preempt);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
+}
+
+void schedule(void)
+{
+	schedule_preempt(false);
+}
+
+/* A task that could run on gives way: sched_switch shows it as R+. */
+void preempt_schedule_irq(void)
+{
+	schedule_preempt(true);
 }
 
 void preempt_schedule(void)
 {
 	if (!irqs_disabled())
-		schedule();
+		preempt_schedule_irq();
 }
 
 /* From the ftrace trampolines, which must not recurse into a traced call. */
@@ -119,7 +135,7 @@ notrace void preempt_schedule_notrace(void)
 		return;
 	flags = local_irq_save();
 	spin_lock(&rq_lock);
-	__schedule();
+	__schedule(true);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 }
@@ -170,12 +186,20 @@ static void enqueue_locked(struct task *t)
 	kick_cpu_for(t);
 }
 
+/* Linux's try_to_wake_up: sched_waking, then sched_wakeup once queued. */
+static void wake_up_locked(struct task *t)
+{
+	trace_sched_waking(t);
+	enqueue_locked(t);
+	trace_sched_wakeup(t);
+}
+
 void wake_up_task(struct task *t)
 {
 	unsigned long flags = spin_lock_irqsave(&rq_lock);
 
 	if (t->state == TASK_SLEEPING)
-		enqueue_locked(t);
+		wake_up_locked(t);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 }
@@ -187,7 +211,7 @@ void wake_up(void *chan)
 
 	list_for_each_entry(t, &all_tasks, tasks)
 		if (t->state == TASK_SLEEPING && t->chan == chan)
-			enqueue_locked(t);
+			wake_up_locked(t);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 }
@@ -202,7 +226,7 @@ void sleep_on(void *chan, spinlock_t *lock)
 	spin_unlock(lock);
 	current->chan = chan;
 	current->state = TASK_SLEEPING;
-	__schedule();
+	__schedule(false);
 	current->chan = NULL;
 	spin_unlock(&rq_lock);
 	spin_lock(lock);
@@ -221,7 +245,7 @@ void msleep(unsigned long ms)
 	while (READ_ONCE(jiffies_count) < until && !current->sigpending) {
 		current->chan = &jiffies_count;
 		current->state = TASK_SLEEPING;
-		__schedule();
+		__schedule(false);
 		current->chan = NULL;
 	}
 	tick_sleepers--;
@@ -256,8 +280,11 @@ static void idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (!this_cpu()->need_resched)
+		if (!this_cpu()->need_resched) {
+			trace_cpu_idle(1, smp_processor_id());
 			wfi();
+			trace_cpu_idle(PWR_EVENT_EXIT, smp_processor_id());
+		}
 		local_irq_enable();
 		if (this_cpu()->need_resched)
 			schedule();
@@ -302,6 +329,7 @@ struct task *kernel_clone(const struct kernel_clone_args *args)
 	local_irq_restore(flags);
 	if (task_create_hook)
 		task_create_hook(t);
+	trace_sched_process_fork(current, t);
 	return t;
 }
 
@@ -320,23 +348,32 @@ struct task *kthread_create(void (*fn)(void *), void *arg, const char *name)
 	return kthread_create_on_cpu(fn, arg, name, -1);
 }
 
+/* A new task's first wake-up: sched_wakeup_new, as wake_up_new_task. */
 void kthread_start(struct task *t)
 {
-	wake_up_task(t);
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+
+	if (t->state == TASK_SLEEPING) {
+		enqueue_locked(t);
+		trace_sched_wakeup_new(t);
+	}
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
 }
 
 __noreturn void kthread_exit(int code)
 {
 	struct task *me = current, *t;
 
+	trace_sched_process_exit(me);
 	local_irq_disable();
 	spin_lock(&rq_lock);
 	me->exit_code = code;
 	me->state = TASK_DEAD;
 	list_for_each_entry(t, &all_tasks, tasks)
 		if (t->state == TASK_SLEEPING && t->chan == me)
-			enqueue_locked(t);
-	__schedule();
+			wake_up_locked(t);
+	__schedule(false);
 	panic("dead task %d ran again", current->pid);
 }
 
@@ -349,13 +386,14 @@ int kthread_wait(struct task *t)
 	while (t->state != TASK_DEAD) {
 		current->chan = t;
 		current->state = TASK_SLEEPING;
-		__schedule();
+		__schedule(false);
 		current->chan = NULL;
 	}
 	list_del(&t->tasks);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 	code = t->exit_code;
+	trace_sched_process_free(t);
 	if (task_free_hook)
 		task_free_hook(t);
 	free_pages(t->stack, THREAD_SIZE / PAGE_SIZE);

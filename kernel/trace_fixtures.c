@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "trace_fixtures.h"
 #include "printk.h"
+#include "tracing.h"
 
 #define TARGET __attribute__((__noinline__, __noclone__))
 
@@ -52,6 +53,21 @@ TARGET long ftrace_test_replacement(long a)
 /* `bench`: a trivial traced function, the per-call cost's workload. */
 TARGET long bench_target(long a)
 {
+	return a;
+}
+
+DEFINE_TRACE_FN(bench_tp, TP_PROTO(long a), TP_ARGS(a));
+
+TARGET long bench_tracepoint_target(long a)
+{
+	trace_bench_tp(a);
+	return a;
+}
+
+/* trace_printk's caller: a selftest looks for its text in the trace. */
+TARGET long ftrace_test_printk(long a)
+{
+	trace_printk("a=%ld\n", a);
 	return a;
 }
 

@@ -71,6 +71,10 @@ ROWS = [
     ('bytes_per_site_record', 'bytes per `dyn_ftrace` record', '16',
      '<= 16'),
     ('sites', 'patchable sites', '8,984', ''),
+    ('tracepoint_off_insns',
+     'a tracepoint, disabled: its static key site', '1 or 2', '1'),
+    ('sched_switch_event_insns',
+     'the `sched_switch` event, enabled, per switch', '', ''),
 ]
 
 # The rest, with no Linux figure: key, what it measures.
@@ -84,6 +88,8 @@ OTHER_ROWS = [
     ('rb_reserve_commit_insns_per_event',
      'the same reserved, filled and committed'),
     ('patch_insn32_insns', '`patch_insn32`, its page mapped already'),
+    ('tracepoint_probe_insns',
+     'a tracepoint with one empty probe, per call'),
     ('loop_insns_per_call', 'the untraced loop, per call of `bench_target`'),
     ('mcount_loop_insns_per_call', '`-pg` build: the untraced loop'),
     ('mcount_disabled_insns_per_entry',

@@ -78,7 +78,6 @@
 #define STEP_MAX_WRITES	(ftrace_nr_records() + 4)
 
 static const char *const mode_names[] = { "stop_machine", "live" };
-bool ftrace_live_patching;
 static unsigned long live_steps;
 
 /* A word the step in progress changes, and the words it goes through. */
@@ -109,7 +108,7 @@ static int set_patch_mode(const char *name)
 		return -EINVAL;
 	if (live && !step_writes)
 		return -ENOMEM;
-	WRITE_ONCE(ftrace_live_patching, live);
+	WRITE_ONCE(text_patch_live, live);
 	return 0;
 }
 
@@ -207,21 +206,6 @@ int ftrace_live_write(unsigned long ip, const u32 *path, unsigned int len)
 	return patch_insn32((void *)ip, path[0]);
 }
 
-static void fence_i_ipi(void *unused)
-{
-	local_flush_icache();
-}
-
-/*
- * Every hart executes fence.i; on_each_cpu returns once each other hart
- * has run it, in an interrupt, so from then on it fetches what the
- * step wrote.
- */
-static void fence_i_all_harts(void)
-{
-	on_each_cpu(fence_i_ipi, NULL);
-}
-
 /*
  * The words of the step's paths at index at, each once every hart has
  * fenced the one before it; false if there are none.
@@ -249,7 +233,7 @@ void ftrace_live_step_end(void)
 	if (!ftrace_patch_live())
 		return;
 	do
-		fence_i_all_harts();
+		text_fence_all_harts();
 	while (at < FTRACE_LIVE_PATH_MAX && store_path_words(at++));
 	step_open = false;
 	check_text_fenced(~0UL, text_gen_read());

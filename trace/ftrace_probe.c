@@ -226,11 +226,15 @@ int register_ftrace_function_probe(const char *glob, int len,
 
 static void free_probe(struct ftrace_func_probe *probe)
 {
+	struct ftrace_probe_ops *probe_ops = probe->probe_ops;
+
 	unregister_ftrace_function(&probe->ops);
 	list_del(&probe->list);
 	ftrace_free_ops_hashes(&probe->ops);
 	kfree(probe->counts);
 	kfree(probe);
+	if (probe_ops->free)
+		probe_ops->free(probe_ops);
 }
 
 struct probe_remove {

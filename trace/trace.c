@@ -15,6 +15,7 @@
 #include "trace_clock.h"
 #include "fgraph.h"
 #include "trace.h"
+#include "trace_events.h"
 
 /* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
 #define TRACE_BUF_SIZE_DEFAULT	(1408UL << 10)
@@ -399,8 +400,9 @@ static void trace_init(void)
 	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
 	global_trace.current_trace = &nop_trace;
 	register_builtin_tracers();
-	if (register_ftrace_commands())
+	if (register_ftrace_commands() || register_event_probe_commands())
 		pr_err("tracing: cannot register the filter commands\n");
+	trace_events_init();
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));
 	tracing_start_cmdline_record();
 	selftest_set_bytes_in_use(mm_bytes_less_ret_stacks);

@@ -18,6 +18,8 @@
 
 /* ---- events --------------------------------------------------------- */
 
+/* A trace event's record (trace_events.h), past Linux's ftrace types. */
+#define TRACE_RAW_EVENT		__TRACE_LAST_TYPE
 
 #define TRACE_FLAG_IRQS_OFF	0x1
 #define TRACE_FLAG_NEED_RESCHED	0x2
@@ -254,6 +256,8 @@ struct trace_array {
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;
+	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
+	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
 	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
 	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
@@ -397,9 +401,16 @@ u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
 #define SELFTEST_CTX_VOLATILE	\
 	(TRACE_FLAG_NEED_RESCHED << TRACE_CTX_FLAGS_SHIFT)
 
+/* trace_error_log.c: error_log */
+void tracing_log_err(struct trace_array *tr, const char *loc,
+		     const char *cmd, const char *const *errs, u8 type, u16 pos);
+void tracing_err_log_create_file(struct inode *dir);
+
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);
+int trace_print_record(struct trace_array *tr, unsigned long ip,
+		       const char *text, size_t len);
 
 /* trace_cmdline.c: saved_cmdlines, pid to comm at read time */
 void tracing_record_cmdline(struct task *t);
@@ -412,6 +423,12 @@ int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data);
 /* trace_pid.c: set_ftrace_pid */
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
 int trace_pid_write(struct trace_array *tr, const char *buf, bool append);
+int trace_pid_list_parse(struct trace_pid_list *old, const char *buf,
+			 bool append, struct trace_pid_list **out);
+struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid);
+void trace_pid_list_free(struct trace_pid_list *list);
+unsigned int trace_pid_list_count(const struct trace_pid_list *list);
+void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
 extern int ftrace_pid_cache_pid[NR_CPUS];
 extern bool ftrace_pid_cache_ok[NR_CPUS];
@@ -487,6 +504,8 @@ struct ftrace_probe_ops {
 		     struct trace_array *tr, struct ftrace_probe_ops *ops,
 		     long *count);
 	bool counted;			/* FUNC:cmd:N; listed with count=N */
+	/* The probe left its last function: called under the probe lock. */
+	void (*free)(struct ftrace_probe_ops *ops);
 };
 
 struct ftrace_func_command {

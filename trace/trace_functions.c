@@ -309,21 +309,21 @@ static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip,
 
 /* Counted and unlimited forms are separate probes, as in Linux. */
 static struct ftrace_probe_ops traceon_probe_ops = {
-	"traceon", ftrace_traceon, false };
+	"traceon", ftrace_traceon, false, NULL };
 static struct ftrace_probe_ops traceon_count_probe_ops = {
-	"traceon", ftrace_traceon_count, true };
+	"traceon", ftrace_traceon_count, true, NULL };
 static struct ftrace_probe_ops traceoff_probe_ops = {
-	"traceoff", ftrace_traceoff, false };
+	"traceoff", ftrace_traceoff, false, NULL };
 static struct ftrace_probe_ops traceoff_count_probe_ops = {
-	"traceoff", ftrace_traceoff_count, true };
+	"traceoff", ftrace_traceoff_count, true, NULL };
 static struct ftrace_probe_ops stacktrace_probe_ops = {
-	"stacktrace", ftrace_stacktrace, false };
+	"stacktrace", ftrace_stacktrace, false, NULL };
 static struct ftrace_probe_ops stacktrace_count_probe_ops = {
-	"stacktrace", ftrace_stacktrace_count, true };
+	"stacktrace", ftrace_stacktrace_count, true, NULL };
 static struct ftrace_probe_ops dump_probe_ops = {
-	"dump", ftrace_dump_probe, true };
+	"dump", ftrace_dump_probe, true, NULL };
 static struct ftrace_probe_ops cpudump_probe_ops = {
-	"cpudump", ftrace_cpudump_probe, true };
+	"cpudump", ftrace_cpudump_probe, true, NULL };
 
 /* FUNC:cmd adds a probe, FUNC:cmd:N a counted one; '!' removes. */
 static int ftrace_trace_probe_callback(struct trace_array *tr,

@@ -27,7 +27,7 @@
 #include "time.h"
 #include "irq.h"
 #include "fgraph.h"
-#include "trace.h"
+#include "trace_events.h"
 
 #define TRACE_GRAPH_INDENT		2
 #define TRACE_GRAPH_PROCINFO_LENGTH	14
@@ -365,20 +365,28 @@ static void print_graph_return(struct trace_iterator *iter, u32 flags)
 			flags);
 }
 
-/* trace_marker's text, as a C comment in the call tree. */
+/*
+ * trace_marker's text or a trace event's line, as a C comment in the
+ * call tree, as Linux shows them: between slash-star and star-slash.
+ */
 static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 {
 	struct print_entry *field = (struct print_entry *)iter->ent;
 	int depth = cpu_data(iter)->depth;
-	size_t len = strlen(field->buf);
+	struct seq_buf *s = &iter->seq;
 
 	print_graph_prologue(iter, 0, 0, flags);
 	print_graph_duration(iter, 0, flags | FLAGS_FILL_FULL);
 	if (depth > 0)
-		print_graph_indent(&iter->seq, depth + 1);
-	if (len && field->buf[len - 1] == '\n')
-		len--;
-	seq_printf(&iter->seq, "/* %.*s */\n", (int)len, field->buf);
+		print_graph_indent(s, depth + 1);
+	seq_puts(s, "/* ");
+	if (entry_type(iter->ent) == TRACE_RAW_EVENT)
+		trace_event_print(s, iter->ent);
+	else
+		seq_puts(s, field->buf);
+	if (!s->overflow && s->len && s->buf[s->len - 1] == '\n')
+		s->len--;
+	seq_puts(s, " */\n");
 }
 
 /* The tracer's print_line: other events print the default way. */
@@ -394,6 +402,7 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 		print_graph_return(iter, flags);
 		return TRACE_TYPE_HANDLED;
 	case TRACE_PRINT:
+	case TRACE_RAW_EVENT:
 		print_graph_comment(iter, flags);
 		return TRACE_TYPE_HANDLED;
 	default:

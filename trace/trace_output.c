@@ -8,7 +8,7 @@
 #include "kernel.h"
 #include "string.h"
 #include "kallsyms.h"
-#include "trace.h"
+#include "trace_events.h"
 
 /* ---- symbols ------------------------------------------------------------- */
 
@@ -173,6 +173,9 @@ static void print_event(struct trace_iterator *iter)
 		break;
 	case TRACE_PRINT:
 		trace_print_print(iter);
+		break;
+	case TRACE_RAW_EVENT:
+		trace_event_print(&iter->seq, iter->ent);
 		break;
 	default:
 		seq_printf(&iter->seq, "Unknown type %u\n",

@@ -14,6 +14,8 @@
 
 struct trace_pid_list {
 	unsigned int nr;
+	/* lists event-fork replaced, freed with this one (trace_events.c) */
+	struct trace_pid_list *retired;
 	int pids[];
 };
 
@@ -53,8 +55,10 @@ static struct trace_pid_list *pid_list_alloc(unsigned int room)
 	struct trace_pid_list *list = kmalloc(sizeof(*list) +
 					      room * sizeof(int));
 
-	if (list)
+	if (list) {
 		list->nr = 0;
+		list->retired = NULL;
+	}
 	return list;
 }
 
@@ -119,15 +123,18 @@ static void pid_list_install(struct trace_array *tr,
 	kfree(old);
 }
 
-/* buf: NUL-terminated words. append keeps the pids already listed. */
-int trace_pid_write(struct trace_array *tr, const char *buf, bool append)
+/*
+ * A new list of the pids in buf (NUL-terminated words), and old's too
+ * when appending; set_ftrace_pid's and set_event_pid's alike.
+ */
+int trace_pid_list_parse(struct trace_pid_list *old, const char *buf,
+			 bool append, struct trace_pid_list **out)
 {
-	struct trace_pid_list *old = tr->function_pids, *list;
 	unsigned int i, room = count_words(buf) + (append && old ? old->nr : 0);
 	char *copy = kmalloc(strlen(buf) + 1);
+	struct trace_pid_list *list = pid_list_alloc(room);
 	int ret;
 
-	list = pid_list_alloc(room);
 	if (!list || !copy) {
 		kfree(list);
 		kfree(copy);
@@ -142,17 +149,64 @@ int trace_pid_write(struct trace_array *tr, const char *buf, bool append)
 		kfree(list);
 		return ret;
 	}
-	pid_list_install(tr, list);
+	*out = list;
 	return 0;
+}
+
+/*
+ * A copy of old with pid added (event-fork's child), or NULL. Readers
+ * may still hold old: it is kept on the copy's retired chain, and
+ * freed with the copy (trace_pid_list_free).
+ */
+struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid)
+{
+	struct trace_pid_list *list = pid_list_alloc(old->nr + 1);
+
+	if (!list)
+		return NULL;
+	memcpy(list->pids, old->pids, old->nr * sizeof(int));
+	list->nr = old->nr;
+	list->retired = old;
+	pid_list_add(list, pid);
+	return list;
+}
+
+void trace_pid_list_free(struct trace_pid_list *list)
+{
+	struct trace_pid_list *next;
+
+	for (; list; list = next) {
+		next = list->retired;
+		kfree(list);
+	}
+}
+
+unsigned int trace_pid_list_count(const struct trace_pid_list *list)
+{
+	return list ? list->nr : 0;
+}
+
+int trace_pid_write(struct trace_array *tr, const char *buf, bool append)
+{
+	struct trace_pid_list *list;
+	int ret = trace_pid_list_parse(tr->function_pids, buf, append, &list);
+
+	if (!ret)
+		pid_list_install(tr, list);
+	return ret;
+}
+
+void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s)
+{
+	unsigned int i;
+
+	for (i = 0; list && i < list->nr; i++)
+		seq_printf(s, "%d\n", list->pids[i]);
 }
 
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s)
 {
-	struct trace_pid_list *list = tr->function_pids;
-	unsigned int i;
-
-	if (!list)
+	if (!tr->function_pids)
 		seq_puts(s, "no pid\n");
-	for (i = 0; list && i < list->nr; i++)
-		seq_printf(s, "%d\n", list->pids[i]);
+	trace_pid_list_show(tr->function_pids, s);
 }

@@ -33,6 +33,7 @@ static const struct tracing_default tracing_defaults[] = {
 	{ PROC "stack_tracer_enabled", "0\n", "stack_tracer_enabled is 1" },
 	{ T "enabled_functions", "", "enabled_functions is not empty" },
 	{ T "tracing_on", "1\n", "tracing_on is 0" },
+	{ T "events/enable", "0\n", "an event is enabled" },
 	{ T "set_ftrace_filter", ALL, "set_ftrace_filter is set" },
 	{ T "set_ftrace_notrace", NONE, "set_ftrace_notrace is set" },
 	{ T "set_ftrace_pid", "no pid\n", "set_ftrace_pid is set" },

@@ -10,7 +10,7 @@
 #include "mm.h"
 #include "kstrtox.h"
 #include "printk.h"
-#include "trace.h"
+#include "trace_events.h"
 
 /* ---- tracers, tracing_on, trace_clock ------------------------------------ */
 
@@ -370,6 +370,8 @@ static const char readme_msg[] =
 	"\t     modules: FUNC:mod:MODULE (kept: no module ever loads here)\n"
 	"\t     a count limits how often the command fires; remove a counted\n"
 	"\t     command with '!FUNC:cmd:0'\n"
+	"\t     events: echo 'FUNC:enable_event:SYS:EVENT[:count]' (or\n"
+	"\t             disable_event) >> set_ftrace_filter\n"
 	"  set_ftrace_notrace\t- echo function name in here to never trace.\n"
 	"  set_ftrace_pid\t- Write pid(s) to only function trace those pids\n"
 	"\t\t    (function)\n"
@@ -388,7 +390,20 @@ static const char readme_msg[] =
 	"\t\t\t  Write into this file to reset the max size (trigger a\n"
 	"\t\t\t  new trace)\n"
 	"  stack_trace_filter\t- Like set_ftrace_filter but limits what\n"
-	"\t\t\t  stack_trace traces\n";
+	"\t\t\t  stack_trace traces\n"
+	"  available_events\t- list of events that can be enabled\n"
+	"  set_event\t\t- enables events by name written into it\n"
+	"\t     accepts: SYS:EVENT, SYS:* (or SYS:), *:EVENT, EVENT; !NAME\n"
+	"\t              disables\n"
+	"  events/\t\t- Directory containing all trace event subsystems:\n"
+	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
+	"  events/SYS/EVENT/\t- enable, format, id, filter and trigger\n"
+	"      filter\t\t- an expression on the event's fields, 0 clears:\n"
+	"\t\t\t  ==, !=, <, <=, >, >=, & on numbers; ==, !=, ~ (glob)\n"
+	"\t\t\t  on strings; &&, ||, ! and parentheses\n"
+	"      trigger\t\t- traceon, traceoff, stacktrace, enable_event,\n"
+	"\t\t\t  disable_event, each [:count] [if filter]; !cmd removes\n"
+	"  error_log\t\t- why the last refused writes failed, and where\n";
 
 static void readme_show(struct seq_buf *s, long data)
 {
@@ -463,6 +478,7 @@ void trace_create_files(struct inode *dir)
 	create_options_dir(dir);
 	create_per_cpu(dir);
 	ftrace_create_files(dir);
+	trace_events_create_files(dir);
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
 }

@@ -12,6 +12,9 @@
  * hart, that is how long every other hart was kept from its own work.
  * Live mode stops no hart. Under -icount rdinstret counts every hart's
  * instructions, so these figures are the whole machine's.
+ *
+ * Tracepoints: one disabled (its c.nop), one with an empty probe, and
+ * the sched_switch event's cost per switch.
  */
 #include "kernel.h"
 #include "string.h"
@@ -217,6 +220,104 @@ static void bench_stack(struct shell_out *out, u64 base)
 	}
 	sh_echo(TRACING "stack_trace_filter", false, "");
 	sh_echo(TRACING "stack_max_size", false, "0");
+}
+
+/* ---- tracepoints ------------------------------------------------------- */
+
+/*
+ * Instructions between two reads of instret around one trace_bench_tp()
+ * (less the read itself), summed over BATCH calls: off, its site's c.nop
+ * alone; on, the c.j, the probes' loop and the probe.
+ */
+static u64 tracepoint_batch(void)
+{
+	unsigned long flags = local_irq_save();
+	u64 sum = 0, start;
+	int i;
+
+	for (i = 0; i < BATCH; i++) {
+		start = rdinstret();
+		trace_bench_tp(i);
+		sum += rdinstret() - start - 1;
+	}
+	local_irq_restore(flags);
+	return sum;
+}
+
+static u64 tracepoint_insns(void)
+{
+	u64 v[BATCHES];
+	int i;
+
+	for (i = 0; i < BATCHES; i++)
+		v[i] = tracepoint_batch();
+	sort_u64(v, BATCHES);
+	return v[BATCHES / 2] * 100 / BATCH;
+}
+
+static void stub_probe(void *data, long a)
+{
+}
+
+static volatile bool yielder_stop;
+
+static void yielder(void *arg)
+{
+	while (!yielder_stop)
+		yield();
+}
+
+/* Per switch, two tasks on this CPU yielding to each other. */
+static u64 switch_insns_per_switch(void)
+{
+	u64 v[BATCHES], start;
+	int b, i;
+
+	for (b = 0; b < BATCHES; b++) {
+		start = rdinstret();
+		for (i = 0; i < BATCH / 2; i++)
+			yield();
+		v[b] = rdinstret() - start;
+	}
+	sort_u64(v, BATCHES);
+	return v[BATCHES / 2] * 100 / BATCH;
+}
+
+/*
+ * The sched_switch event turned on as a user does, each switch then
+ * writing its 64-byte record: the cost per event is what a switch costs
+ * more with it on.
+ */
+static void bench_sched_switch_event(struct shell_out *out)
+{
+	struct task *t = kthread_create_on_cpu(yielder, NULL, "bench_yield",
+					       smp_processor_id());
+	u64 off, on;
+
+	if (!t)
+		return;
+	yielder_stop = false;
+	kthread_start(t);
+	off = switch_insns_per_switch();
+	if (!sh_echo(TRACING "events/sched/sched_switch/enable", false, "1")) {
+		on = switch_insns_per_switch();
+		sh_echo(TRACING "events/sched/sched_switch/enable", false, "0");
+		report(out, "sched_switch_event_insns",
+		       on > off ? on - off : 0);
+	}
+	yielder_stop = true;
+	kthread_wait(t);
+	sh_echo(TRACING "trace", false, "");
+}
+
+static void bench_tracepoints(struct shell_out *out)
+{
+	report(out, "tracepoint_off_insns", tracepoint_insns());
+	if (!register_trace_bench_tp(stub_probe, NULL)) {
+		report(out, "tracepoint_probe_insns", tracepoint_insns());
+		unregister_trace_bench_tp(stub_probe, NULL);
+	}
+	bench_sched_switch_event(out);
 }
 
 /* nop -> function with no filter: every site at once. */
@@ -449,6 +550,7 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	bench_stack(out, base);
 	bench_patch_all(out);
 	bench_patch_modes(out);
+	bench_tracepoints(out);
 	return 0;
 }
 SHELL_COMMAND("bench", cmd_bench,

@@ -3,7 +3,8 @@
  * FUNC` shows a function's site (bytes, disassembly, record flags and
  * refcount, the ops that want it); `patchsite ftrace_call` (or
  * ftrace_regs_call, ftrace_graph_call, ftrace_graph_regs_call) shows
- * what a trampoline calls now. `ftrace_debug on` logs every
+ * what a trampoline calls now; `patchsite sched_switch` (any
+ * tracepoint) shows the static key's sites, c.nop or c.j. `ftrace_debug on` logs every
  * instruction the patcher writes, with its stop_machine round or, in
  * live mode, its step.
  */
@@ -18,6 +19,7 @@
 #include "time.h"
 #include "asm/insn.h"
 #include "printf.h"
+#include "tracepoint.h"
 
 static const struct {
 	const char *name;
@@ -88,13 +90,51 @@ static int show_site(struct shell_out *out, const char *name,
 	return 0;
 }
 
+/* A static key's site: one halfword, c.nop off, c.j to the probes on. */
+static void show_jump_site(struct shell_out *out, const struct jump_entry *e)
+{
+	const u8 *b = (const u8 *)e->code;
+	char text[64];
+
+	riscv_disasm(b, e->code, text, sizeof(text));
+	sh_printf(out, "  site:   %#lx (%pS)\n", e->code, (void *)e->code);
+	sh_printf(out, "  bytes:  %02x %02x\n", b[0], b[1]);
+	sh_printf(out, "  insn:   %s", text);
+	if (b[0] != (RISCV_INSN_C_NOP & 0xff) || b[1])
+		sh_printf(out, " <%pS>", (void *)e->target);
+	sh_puts(out, "\n");
+}
+
+static int nr_probes(const struct tracepoint *tp)
+{
+	const struct tracepoint_func *f = READ_ONCE(tp->funcs);
+	int n = 0;
+
+	while (f && f[n].func)
+		n++;
+	return n;
+}
+
+static void show_tracepoint(struct shell_out *out, struct tracepoint *tp)
+{
+	const struct jump_entry *e = NULL;
+
+	sh_printf(out, "%s: tracepoint, key %s, %d probe%s\n", tp->name,
+		  static_key_enabled(&tp->key) ? "enabled" : "disabled",
+		  nr_probes(tp), nr_probes(tp) == 1 ? "" : "s");
+	while ((e = jump_label_find(&tp->key, e)))
+		show_jump_site(out, e);
+}
+
 static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
 {
+	struct tracepoint *tp;
 	unsigned long addr;
 	size_t i;
 
 	if (argc != 2) {
-		sh_err("usage: patchsite FUNCTION | ftrace_call | ftrace_graph_call\n");
+		sh_err("usage: patchsite FUNCTION | TRACEPOINT | ftrace_call | "
+		       "ftrace_graph_call\n");
 		return 2;
 	}
 	for (i = 0; i < ARRAY_SIZE(trampoline_slots); i++) {
@@ -105,6 +145,11 @@ static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
 		show_insn(out, addr);
 		return 0;
 	}
+	tp = tracepoint_find(argv[1]);
+	if (tp) {
+		show_tracepoint(out, tp);
+		return 0;
+	}
 	addr = kallsyms_lookup_name(argv[1]);
 	if (!addr) {
 		sh_err("patchsite: %s: no such function\n", argv[1]);
@@ -113,7 +158,7 @@ static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
 	return show_site(out, argv[1], addr);
 }
 SHELL_COMMAND("patchsite", cmd_patchsite,
-	      "show a function's ftrace site, or a trampoline's call");
+	      "show a function's ftrace site, a tracepoint's, or a trampoline's call");
 
 /* An instruction's text, with the function a jal goes to. */
 static void insn_text(u32 insn, unsigned long ip, char *buf, size_t size)

@@ -34,7 +34,7 @@ WORDS = ('0', '1', '-1', '2', '7', '16', '64', '4096', '99999999999',
          'counter', 'instret', 'overwrite', 'nooverwrite', 'sym-offset',
          'nosym-offset', 'latency-format', 'nolatency-format',
          'func_stack_trace', 'nofunc_stack_trace', 'record-tgid',
-         'pause-on-trace', 'nopause-on-trace', 'irq-info', 'noirq-info',
+         'pause-on-trace', 'nopause-on-trace', 'event-fork', 'noevent-fork', 'irq-info', 'noirq-info',
          'context-info', 'nocontext-info', 'x' * 300, '\\', "'", '"',
          '>', '>>', '|', ';', '&', '$HOME', '%s%n', 'é')
 COMMANDS = ('echo {w}', 'echo -n {w} {w}', 'cat {f}', 'cat {f} {f}',

@@ -35,7 +35,8 @@ def test_bad_names(k):
     k.check(k.run('patchsite no_such_function_xyz'),
             'patchsite: no_such_function_xyz: no such function\n')
     k.check(k.run('patchsite'),
-            'usage: patchsite FUNCTION | ftrace_call | ftrace_graph_call\n')
+            'usage: patchsite FUNCTION | TRACEPOINT | ftrace_call | '
+            'ftrace_graph_call\n')
     out = k.run('patchsite ftrace_stub')
     assert 'not a traceable function' in out, out
     k.check(k.run('echo still here'), 'still here\n')

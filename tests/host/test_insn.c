@@ -103,6 +103,44 @@ TEST(jal_round_trip)
 	EXPECT_EQ(bad, 0);
 }
 
+/* A static key's site (jump_label.h); encodings from GNU as 2.40. */
+TEST(c_j_matches_as)
+{
+	u16 insn = 0;
+
+	EXPECT_EQ(riscv_insn_c_j(BASE, BASE + 0x52, &insn), 0);
+	EXPECT_EQ(insn, 0xa889);
+	EXPECT_EQ(riscv_insn_c_j(BASE + 2, BASE + 2 - 2048, &insn), 0);
+	EXPECT_EQ(insn, 0xb001);
+	EXPECT_EQ(riscv_insn_c_j(BASE + 4, BASE + 4 + 2046, &insn), 0);
+	EXPECT_EQ(insn, 0xaffd);
+	EXPECT_EQ(riscv_insn_c_j(BASE + 6, BASE + 4, &insn), 0);
+	EXPECT_EQ(insn, 0xbffd);
+}
+
+TEST(c_j_reach_and_round_trip)
+{
+	char text[64], want[64];
+	u16 insn = 0;
+	long off;
+
+	EXPECT_EQ(riscv_insn_c_j(BASE, BASE + 2048, &insn), -ERANGE);
+	EXPECT_EQ(riscv_insn_c_j(BASE, BASE - 2050, &insn), -ERANGE);
+	EXPECT_EQ(riscv_insn_c_j(BASE, BASE + 3, &insn), -ERANGE);
+	for (off = RISCV_C_J_MIN; off <= RISCV_C_J_MAX; off += 2) {
+		if (riscv_insn_c_j(BASE, BASE + off, &insn)) {
+			EXPECT_EQ(off, 0);
+			break;
+		}
+		riscv_disasm(&insn, BASE, text, sizeof(text));
+		snprintf(want, sizeof(want), "j 0x%lx", BASE + off);
+		if (strcmp(text, want)) {
+			EXPECT_STR(text, want);
+			break;
+		}
+	}
+}
+
 TEST(insn_is_jal_and_rd)
 {
 	EXPECT(riscv_insn_is_jal(0x0e0002ef));		/* jal t0, ... */

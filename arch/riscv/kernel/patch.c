@@ -30,6 +30,7 @@
 #include "asm/sbi.h"
 
 DEFINE_MUTEX(text_mutex);
+bool text_patch_live;
 u64 text_gen;
 unsigned long text_unfenced;
 
@@ -78,6 +79,24 @@ int patch_insn32(void *addr, u32 insn)
 		return -EINVAL;
 	change = READ_ONCE(*(u32 *)a) != insn;
 	WRITE_ONCE(*(u32 *)poke_addr(0, a), insn);
+	if (change)
+		text_changed();
+	return 0;
+}
+
+/*
+ * A static key's site (jump_label.h): one halfword, which a hart
+ * fetches whole, old or new; it never crosses a page.
+ */
+int patch_insn16(void *addr, u16 insn)
+{
+	unsigned long a = (unsigned long)addr;
+	bool change;
+
+	if (!kernel_text_addr(a) || (a & 1))
+		return -EINVAL;
+	change = READ_ONCE(*(u16 *)a) != insn;
+	WRITE_ONCE(*(u16 *)poke_addr(0, a), insn);
 	if (change)
 		text_changed();
 	return 0;
@@ -145,6 +164,21 @@ void check_text_fenced(unsigned long cpumask, u64 gen)
 		       "text change %llu, the text is at %llu\n", cpu,
 		       fenced, gen);
 	}
+}
+
+static void fence_i_ipi(void *unused)
+{
+	local_flush_icache();
+}
+
+/*
+ * Live patching: every hart executes fence.i; on_each_cpu returns once
+ * each other hart has run it, in an interrupt, so from then on it
+ * fetches what was written (ftrace's live steps and static keys).
+ */
+void text_fence_all_harts(void)
+{
+	on_each_cpu(fence_i_ipi, NULL);
 }
 
 /*

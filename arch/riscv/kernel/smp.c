@@ -14,6 +14,7 @@
 #include "time.h"
 #include "asm/csr.h"
 #include "asm/sbi.h"
+#include "trace/events/ipi.h"
 
 struct cpu cpus[NR_CPUS];
 int nr_cpus = 1;
@@ -46,8 +47,26 @@ unsigned long online_hart_mask(void)
 	return hart_mask(~0UL);
 }
 
+static const char *const ipi_reasons[] = {
+	[IPI_RESCHEDULE] = "Rescheduling interrupts",
+	[IPI_CALL_FUNC] = "Function call interrupts",
+	[IPI_CALL_EACH] = "Function call interrupts",
+};
+
+/* What ipi_entry names: the first message pending. */
+static const char *ipi_reason(unsigned long pending)
+{
+	int msg;
+
+	for (msg = 0; msg < (int)ARRAY_SIZE(ipi_reasons); msg++)
+		if (pending & (1UL << msg))
+			return ipi_reasons[msg];
+	return "spurious";
+}
+
 void smp_send_ipi(int cpu, int msg)
 {
+	trace_ipi_raise(1UL << cpu, ipi_reasons[msg]);
 	__atomic_fetch_or(&cpus[cpu].ipi_pending, 1UL << msg, __ATOMIC_SEQ_CST);
 	sbi_send_ipi(1UL << cpus[cpu].hartid, 0);
 }
@@ -57,7 +76,9 @@ void handle_ipi(void)
 	struct cpu *c = this_cpu();
 	unsigned long pending = __atomic_exchange_n(&c->ipi_pending, 0,
 						    __ATOMIC_SEQ_CST);
+	const char *reason = ipi_reason(pending);
 
+	trace_ipi_entry(reason);
 	if (pending & (1UL << IPI_RESCHEDULE))
 		c->need_resched = true;
 	if (pending & (1UL << IPI_CALL_FUNC)) {
@@ -73,6 +94,7 @@ void handle_ipi(void)
 				      __ATOMIC_RELEASE) == each_wanted)
 			sbi_send_ipi(1UL << cpus[each_caller].hartid, 0);
 	}
+	trace_ipi_exit(reason);
 }
 
 unsigned int stall_timeout_ms = 5000;

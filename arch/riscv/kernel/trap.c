@@ -89,7 +89,7 @@ void handle_trap(struct pt_regs *regs)
 	/* Preempt on the way out if the interrupted code allowed it. */
 	if (this_cpu()->need_resched && (regs->status & SSTATUS_SPIE) &&
 	    current->preempt_count == 0 && !in_ftrace_trampoline(regs->epc))
-		schedule();
+		preempt_schedule_irq();
 }
 
 void trap_init(void)

@@ -198,6 +198,35 @@ static inline int riscv_insn_jal(unsigned long pc, unsigned long target,
 	return 0;
 }
 
+/* c.j reaches [pc - 2 KiB, pc + 2 KiB - 2]. */
+#define RISCV_C_J_MIN	(-(1L << 11))
+#define RISCV_C_J_MAX	((1L << 11) - 2)
+
+static inline u32 riscv_cj_bit(long imm, int from, int to)
+{
+	return (u32)((imm >> from) & 1) << to;
+}
+
+/*
+ * c.j (a static key's site, jump_label.h): the CJ format scatters
+ * imm[11:1] over bits 12:2. -ERANGE when the target is out of reach.
+ */
+static inline int riscv_insn_c_j(unsigned long pc, unsigned long target,
+				 u16 *insn)
+{
+	long off = (long)(target - pc);
+
+	if ((off & 1) || off < RISCV_C_J_MIN || off > RISCV_C_J_MAX)
+		return -ERANGE;
+	*insn = 0xa001 | riscv_cj_bit(off, 11, 12) | riscv_cj_bit(off, 4, 11) |
+		riscv_cj_bit(off, 9, 10) | riscv_cj_bit(off, 8, 9) |
+		riscv_cj_bit(off, 10, 8) | riscv_cj_bit(off, 6, 7) |
+		riscv_cj_bit(off, 7, 6) | riscv_cj_bit(off, 3, 5) |
+		riscv_cj_bit(off, 2, 4) | riscv_cj_bit(off, 1, 3) |
+		riscv_cj_bit(off, 5, 2);
+	return 0;
+}
+
 /* Decoders. */
 bool riscv_insn_is_jal(u32 insn);
 unsigned long riscv_insn_jal_target(unsigned long pc, u32 insn);
