@@ -72,6 +72,16 @@ int sh_echo(const char *path, bool append, const char *text);
 int sh_cat(struct shell_out *out, const char *who, const char *path);
 char *sh_read_file(const char *path);
 
+/*
+ * Read up to n bytes of the running command's standard input (the
+ * console, a file opened with <, a pipe or a here-document): the
+ * bytes read, 0 at end of file, or a negative errno (-EINTR once
+ * Ctrl-C was pressed).
+ */
+ssize_t sh_read_stdin(char *buf, size_t n);
+/* Has Ctrl-C (or kill) asked the running command to stop? */
+bool sh_interrupted(void);
+
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);
 void shell_set_cwd(struct inode *dir);
