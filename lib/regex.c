@@ -969,7 +969,7 @@ static bool push(struct regex_state *st, int pc, int pos)
 	return true;
 }
 
-static int fold(const struct regex *re, int c)
+static int fold_case(const struct regex *re, int c)
 {
 	return re->flags & REGEX_ICASE ? toupper(c) : c;
 }
@@ -997,7 +997,7 @@ static bool backref_matches(struct regex *re, int group, int *pos)
 	if (from < 0 || to < 0 || *pos + to - from > st->len)
 		return false;
 	for (i = 0; i < to - from; i++)
-		if (fold(re, st->s[from + i]) != fold(re, st->s[*pos + i]))
+		if (fold_case(re, st->s[from + i]) != fold_case(re, st->s[*pos + i]))
 			return false;
 	*pos += to - from;
 	return true;
@@ -1016,7 +1016,7 @@ static bool step(struct regex *re, int *pc, int *pos, int *err)
 {
 	struct regex_state *st = re->state;
 	const struct regex_inst *in = &re->prog[*pc];
-	int c = *pos < st->len ? fold(re, st->s[*pos]) : -1;
+	int c = *pos < st->len ? fold_case(re, st->s[*pos]) : -1;
 
 	switch (in->op) {
 	case I_CHAR:

@@ -229,7 +229,7 @@ static int parse_args(struct sed_script *s, const char **p, struct sed_cmd *c)
 			return fail(s, "command only uses one address", 0);
 		skip_blanks(p);
 		if (!parse_number(p, &code))
-			c->exit_code = code;
+			c->exit_code = code & 0xff;	/* an exit status is a byte */
 		return 0;
 	case 'd':
 	case 'p':
@@ -323,8 +323,10 @@ static void free_addr(struct sed_addr *a)
 void sed_free(struct sed_script *s)
 {
 	struct sed_cmd *c;
+	int i;
 
-	for (c = s->cmds; c < s->cmds + s->ncmds; c++) {
+	for (i = 0; i < s->ncmds; i++) {
+		c = &s->cmds[i];
 		free_addr(&c->a1);
 		free_addr(&c->a2);
 		/* a command whose regex did not compile has re zeroed */
@@ -508,9 +510,10 @@ int sed_run(struct sed_script *s, struct sed_space *ps, unsigned long lineno,
 {
 	struct sed_space out = { 0 };
 	struct sed_cmd *c;
-	int ret = 0;
+	int i, ret = 0;
 
-	for (c = s->cmds; c < s->cmds + s->ncmds && !ret; c++) {
+	for (i = 0; i < s->ncmds && !ret; i++) {
+		c = &s->cmds[i];
 		if (!selected(c, ps, lineno, last))
 			continue;
 		switch (c->name) {
