@@ -111,7 +111,7 @@ static size_t key_of(const struct sort_order *o, const struct sort_key *k,
 
 static int compare_text(const char *a, size_t alen, const char *b, size_t blen)
 {
-	int c = memcmp(a, b, min(alen, blen));
+	int c = min(alen, blen) ? memcmp(a, b, min(alen, blen)) : 0;
 
 	if (c)
 		return c;
