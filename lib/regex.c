@@ -365,8 +365,10 @@ static void add_elem(struct parser *ps, u8 *set, const struct bracket_elem *e)
 		set_add(set, ps->icase ? toupper(e->c) : e->c);
 		return;
 	}
-	/* Text is folded to upper case (glibc: build_upper_buffer), and a
-	 * folded [[:upper:]] or [[:lower:]] means [[:alpha:]], as there. */
+	/*
+	 * Text is folded to upper case (glibc: build_upper_buffer), and a
+	 * folded [[:upper:]] or [[:lower:]] means [[:alpha:]], as there.
+	 */
 	if (ps->icase && (!strcmp(name, "upper") || !strcmp(name, "lower")))
 		name = "alpha";
 	for (c = 0; c < 256; c++)
