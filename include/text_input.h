@@ -21,6 +21,7 @@ struct text_input {
 	size_t start, end, cap;
 	bool eof;
 	bool no_newline;	/* the last line had no '\n' */
+	bool read_error;	/* reading the current file failed */
 	bool failed;		/* a file could not be opened or read */
 	bool interrupted;	/* Ctrl-C */
 };

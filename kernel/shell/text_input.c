@@ -44,6 +44,7 @@ bool text_next_file(struct text_input *in)
 		in->name = in->names[in->next++];
 		in->eof = false;
 		in->no_newline = false;
+		in->read_error = false;
 		if (!strcmp(in->name, "-"))
 			return true;
 		err = vfs_open(shell_cwd(), in->name, O_RDONLY, &in->file);
@@ -129,7 +130,8 @@ char *text_read_line(struct text_input *in, size_t *len)
 			continue;
 		in->eof = true;
 		in->interrupted = n == -EINTR;
-		in->failed |= n < 0 && n != -EINTR;
+		in->read_error = n < 0 && n != -EINTR;
+		in->failed |= in->read_error;
 		if (n < 0 || in->start == in->end)
 			return NULL;
 		/* a last line without '\n': there is room for its NUL */
