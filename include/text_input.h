@@ -42,6 +42,11 @@ bool text_next_file(struct text_input *in);
  * until the next call.
  */
 char *text_read_line(struct text_input *in, size_t *len);
+/*
+ * Up to n bytes of the current file, as they come (dd's blocks): the
+ * count, 0 at its end, or a negative errno (reported, but -EINTR).
+ */
+ssize_t text_read_bytes(struct text_input *in, char *buf, size_t n);
 /* The next line of all the files in turn, opening each as needed. */
 char *text_next_line(struct text_input *in, size_t *len);
 void text_input_free(struct text_input *in);

@@ -141,6 +141,33 @@ char *text_read_line(struct text_input *in, size_t *len)
 	return NULL;
 }
 
+ssize_t text_read_bytes(struct text_input *in, char *buf, size_t n)
+{
+	ssize_t got;
+
+	if (in->end > in->start) {	/* what a line read left over */
+		n = min(n, in->end - in->start);
+		memcpy(buf, in->buf + in->start, n);
+		in->start += n;
+		return n;
+	}
+	if (in->eof)
+		return 0;
+	if (sh_interrupted())
+		got = -EINTR;
+	else if (in->file)
+		got = vfs_read(in->file, buf, n);
+	else
+		got = sh_read_stdin(buf, n);
+	if (got < 0 && got != -EINTR)
+		sh_err("%s: %s: %s\n", in->who, in->name, strerror_text(got));
+	in->eof = got <= 0;
+	in->interrupted = got == -EINTR;
+	in->read_error = got < 0 && got != -EINTR;
+	in->failed |= in->read_error;
+	return got;
+}
+
 char *text_next_line(struct text_input *in, size_t *len)
 {
 	char *line;
