@@ -215,3 +215,104 @@ def test_tr(k):
             "tr: range-endpoints of 'z-a' are in reverse collating "
             'sequence order\n')
     k.check(k.run('tr a'), 'tr: missing operand after SET1\n')
+
+
+# --- xargs, md5sum, expr, diff, dd ---------------------------------------
+
+def test_xargs(k):
+    make_file(k, '/tmp/f', LINES)
+    k.type('xargs\r')
+    k.expect(r'xargs\n')
+    k.type('a b\r c\r' + CTRL_D)
+    k.check(k.read_until_prompt(), 'a b\n c\na b c\n')
+    k.type('xargs -n 2 -t echo x\r')
+    k.expect(r'xargs -n 2 -t echo x\n')
+    k.type("1 '2 3' 4\\ 5 6\r" + CTRL_D)
+    k.check(k.read_until_prompt(),
+            "1 '2 3' 4\\ 5 6\necho x 1 2 3\nx 1 2 3\necho x 4 5 6\n"
+            'x 4 5 6\n')
+    k.type('xargs grep -c fib\r')
+    k.expect(r'xargs grep -c fib\n')
+    k.type('/tmp/f /nosuch\r' + CTRL_D)
+    k.check(k.read_until_prompt(),
+            '/tmp/f /nosuch\n/tmp/f:3\n'
+            'grep: /nosuch: No such file or directory\n')
+    k.type('xargs -r echo nothing\r')
+    k.expect(r'xargs -r echo nothing\n')
+    k.type(CTRL_D)
+    k.check(k.read_until_prompt(), '')
+    k.check(k.run('xargs nosuch'),
+            'xargs: nosuch: No such file or directory\n')
+    k.check(k.run('xargs -n 0'), "xargs: invalid number '0'\n")
+
+
+def test_md5sum(k):
+    k.run('echo abc > /tmp/a')
+    k.run('echo -n abc > /tmp/b')
+    # printf 'abc\n' | md5sum; printf abc | md5sum
+    k.check(k.run('md5sum /tmp/a /tmp/b /nosuch'),
+            '0bee89b07a248e27c83fc3d5951213c1  /tmp/a\n'
+            '900150983cd24fb0d6963f7d28e17f72  /tmp/b\n'
+            'md5sum: /nosuch: No such file or directory\n')
+    k.type('md5sum\r')
+    k.expect(r'md5sum\n')
+    k.type('abc\r' + CTRL_D)
+    k.check(k.read_until_prompt(),
+            'abc\n0bee89b07a248e27c83fc3d5951213c1  -\n')
+
+
+def test_expr(k):
+    k.check(k.run("expr 1 + 2 '*' 3"), '7\n')
+    k.check(k.run("expr '(' 1 + 2 ')' '*' 3"), '9\n')
+    k.check(k.run('expr 7 / 2'), '3\n')
+    k.check(k.run('expr -7 % 3'), '-1\n')
+    k.check(k.run("expr 10 '>' 9"), '1\n')
+    k.check(k.run("expr 10 '<' 9"), '0\n')
+    k.check(k.run("expr b '>' abc"), '1\n')
+    k.check(k.run("expr fib_main : 'fib_\\(.*\\)'"), 'main\n')
+    k.check(k.run("expr fib_main : 'f[a-z]*'"), '3\n')
+    k.check(k.run("expr '' '|' 0"), '0\n')
+    k.check(k.run("expr 3 '&' 4"), '3\n')
+    k.check(k.run('expr length hello'), '5\n')
+    k.check(k.run('expr substr hello 2 3'), 'ell\n')
+    k.check(k.run('expr index hello l'), '3\n')
+    k.check(k.run('expr 7 % 0'), 'expr: division by zero\n')
+    k.check(k.run('expr a + 1'), 'expr: non-numeric argument\n')
+    k.check(k.run('expr 1 +'), 'expr: syntax error\n')
+    k.check(k.run('expr'), 'expr: missing operand\n')
+    k.check(k.run("expr a : '\\('"), 'expr: Unmatched ( or \\(\n')
+
+
+def test_diff(k):
+    make_file(k, '/tmp/d1', tuple('abcdefghij'))
+    k.run("sed 's/b/B/;3d' /tmp/d1 > /tmp/d2")
+    k.run('echo k >> /tmp/d2')
+    k.check(k.run('diff /tmp/d1 /tmp/d2'),
+            '2,3c2\n< b\n< c\n---\n> B\n10a10\n> k\n')
+    k.check(k.run('diff -u /tmp/d1 /tmp/d2'),
+            '--- /tmp/d1\n+++ /tmp/d2\n'
+            '@@ -1,6 +1,5 @@\n a\n-b\n-c\n+B\n d\n e\n f\n'
+            '@@ -8,3 +7,4 @@\n h\n i\n j\n+k\n')
+    k.check(k.run('diff /tmp/d1 /tmp/d1'), '')
+    k.check(k.run("sed -n '2,3p' /tmp/d1 > /tmp/d3"), '')
+    k.check(k.run('diff /tmp/d3 /tmp/d1'),
+            '0a1\n> a\n2a4,10\n> d\n> e\n> f\n> g\n> h\n> i\n> j\n')
+    k.check(k.run('diff /tmp/d1 /tmp/d3'),
+            '1d0\n< a\n4,10d2\n< d\n< e\n< f\n< g\n< h\n< i\n< j\n')
+    k.check(k.run('diff /tmp/d1 /nosuch'),
+            'diff: /nosuch: No such file or directory\n')
+    k.check(k.run('diff /tmp/d1'), 'Usage: diff [-u] FILE1 FILE2\n')
+
+
+def test_dd(k):
+    k.run('echo 0123456789 > /tmp/n')
+    k.check(k.run('dd if=/tmp/n bs=4'),
+            '0123456789\n2+1 records in\n2+1 records out\n'
+            '11 bytes copied\n')
+    k.check(k.run('dd if=/tmp/n bs=4 count=1 skip=1 of=/tmp/m'),
+            '1+0 records in\n1+0 records out\n4 bytes copied\n')
+    k.check(k.run('cat /tmp/m'), '4567')
+    k.check(k.run('dd if=/nosuch'),
+            'dd: /nosuch: No such file or directory\n')
+    k.check(k.run('dd bs=1x'), "dd: invalid number '1x'\n")
+    k.check(k.run('dd foo=1'), "dd: unrecognized operand 'foo=1'\n")
