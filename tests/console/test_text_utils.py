@@ -316,3 +316,16 @@ def test_dd(k):
             'dd: /nosuch: No such file or directory\n')
     k.check(k.run('dd bs=1x'), "dd: invalid number '1x'\n")
     k.check(k.run('dd foo=1'), "dd: unrecognized operand 'foo=1'\n")
+
+
+def test_long_lines(k):
+    # one line of 9001 bytes, longer than a read brings at once
+    chunk = 'a' * 3000
+    k.run('echo -n > /tmp/long')
+    for _ in range(3):
+        k.run(f'echo -n {chunk} >> /tmp/long')
+    k.run('echo x >> /tmp/long')
+    k.check(k.run("sed -n '$=' /tmp/long"), '1\n')
+    k.check(k.run('grep -c a /tmp/long'), '1\n')
+    k.check(k.run('cut -c 9000- /tmp/long'), 'ax\n')
+    k.check(k.run("grep -o 'a*x$' /tmp/long"), chunk * 3 + 'x\n')
