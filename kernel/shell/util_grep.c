@@ -19,6 +19,7 @@
 struct grep {
 	bool invert, count, quiet, words, whole_line, only, number;
 	bool list, fixed;
+	bool exhausted;		/* a line took more than the matcher may spend */
 	int with_name;		/* 1: -H, 0: -h, -1: if several files */
 	int flags;		/* REGEX_EXTENDED, REGEX_ICASE */
 	const char *patterns[MAX_PATTERNS];
@@ -100,10 +101,12 @@ static bool whole_word(const char *line, size_t len, struct regex_match *m)
 static bool match_from(struct grep *g, int i, const char *line, size_t len,
 		       size_t from, struct regex_match *m)
 {
-	int flags = from ? REGEX_NOTBOL : 0;
+	int flags = from ? REGEX_NOTBOL : 0, err;
 
 	while (from <= len) {
-		if (regex_exec(&g->re[i], line + from, len - from, 1, m, flags))
+		err = regex_exec(&g->re[i], line + from, len - from, 1, m, flags);
+		g->exhausted |= err == REGEX_ESPACE;
+		if (err)
 			return false;
 		m->start += from;
 		m->end += from;
@@ -286,7 +289,9 @@ static int cmd_grep(struct shell_out *out, int argc, char **argv)
 		g->with_name = argc - o.ind > 1;
 	text_input_init(&in, "grep", argc - o.ind, argv + o.ind);
 	any = grep_all(out, g, &in);
-	status = (in.failed && !(g->quiet && any)) ? 2 : !any;
+	if (g->exhausted)
+		sh_err("grep: %s\n", regex_error(REGEX_ESPACE));
+	status = ((in.failed || g->exhausted) && !(g->quiet && any)) ? 2 : !any;
 	text_input_free(&in);
 	free_patterns(g, g->npatterns);
 out:

@@ -97,6 +97,10 @@ def test_grep_errors(k):
     k.check(k.run('grep -e'), "grep: option requires an argument -- 'e'\n")
     assert k.run('grep').startswith('Usage: grep ')
     k.check(k.run(f'grep x {T}'), f'grep: {T}: Is a directory\n')
+    # a back-reference pattern that would take for ever is an error
+    k.run('echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > /tmp/p')
+    k.check(k.run("grep '\\(.*\\)*\\(.*\\)*\\(.*\\)*c\\1' /tmp/p"),
+            'grep: Memory exhausted\n')
 
 
 def test_grep_reads_what_is_typed(k):
