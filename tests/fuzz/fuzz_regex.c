@@ -9,9 +9,10 @@
  * What is left out, and why: a pattern that nests deeper than ours
  * allows or runs out of our step budget (REGEX_ESPACE; glibc has more
  * room); letters after a backslash that glibc takes as its word
- * operators (\w \b \< ...), which ours does not have; and, with case
+ * operators (\w \b \< ...), which ours does not have; with case
  * folding, a lower-case letter after a backslash, which glibc leaves
- * unfolded against folded text, so that it never matches.
+ * unfolded against folded text, so that it never matches; and
+ * repetitions that cost glibc too much time or memory.
  */
 #include "fuzz.h"
 /* Ours, and libc's through it, before kernel.h's macros can touch libc's. */
@@ -61,14 +62,18 @@ static void name_classes(char *s)
 	}
 }
 
-/* glibc copies a repeated tree per operator: a+*+*... takes it ages. */
-static bool stacked_repeats(const char *pat)
+/*
+ * glibc copies a repeated tree per operator and per count: a+*+*...
+ * takes it ages, and a{,22020} gigabytes.
+ */
+static bool costly_repeats(const char *pat)
 {
-	int run = 0;
+	int ops = 0, digits = 0;
 
 	for (; *pat; pat++) {
-		run = strchr("*+?}", *pat) ? run + 1 : 0;
-		if (run > 4)
+		ops = strchr("*+?}", *pat) ? ops + 1 : 0;
+		digits = isdigit((u8)*pat) ? digits + 1 : 0;
+		if (ops > 4 || digits > 2)
 			return true;
 	}
 	return false;
@@ -78,7 +83,7 @@ static bool glibc_quirk(const char *pat, bool icase)
 {
 	const char *p;
 
-	if (stacked_repeats(pat))
+	if (costly_repeats(pat))
 		return true;
 
 	for (p = strchr(pat, '\\'); icase && p; p = strchr(p + 2, '\\'))
