@@ -333,3 +333,49 @@ def test_long_lines(k):
     k.check(k.run('grep -c a /tmp/long'), '1\n')
     k.check(k.run('cut -c 9000- /tmp/long'), 'ax\n')
     k.check(k.run("grep -o 'a*x$' /tmp/long"), chunk * 3 + 'x\n')
+
+
+# --- awk ----------------------------------------------------------------
+
+def test_awk_on_the_trace(k):
+    fib_trace(k)
+    k.check(k.run(f"awk '$NF == \"<-fib\" {{ n++ }} END {{ print n, NR }}' "
+                  f'{T}/trace'), '176 189\n')
+    # no arrays here
+    k.check(k.run(f"awk '{{ c[$1] = 1 }}' {T}/trace"), 'awk: syntax error\n')
+    k.check(k.run(f"awk '!/^#/ {{ print $NF }}' {T}/trace > /tmp/callers"),
+            '')
+    k.check(k.run('uniq -c /tmp/callers'),
+            '      1 <-fib_main\n    176 <-fib\n')
+    reset(k)
+
+
+def test_awk(k):
+    make_file(k, '/tmp/s', ('"b 10 x"', '"a 9 y"', '"c 100 x"'))
+    k.check(k.run("awk '{ print $2 }' /tmp/s"), '10\n9\n100\n')
+    k.check(k.run("awk '{ s += $2 } END { print s, NR, s / NR }' /tmp/s"),
+            '119 3 39\n')
+    k.check(k.run("awk '$2 > 9 { print NR \": \" $1 }' /tmp/s"),
+            '1: b\n3: c\n')
+    k.check(k.run("awk '$3 ~ /x/' /tmp/s"), 'b 10 x\nc 100 x\n')
+    k.check(k.run("awk -F 0 '{ print NF }' /tmp/s"), '2\n1\n3\n')
+    # no ?: here
+    k.check(k.run("awk 'BEGIN { print 1 ? 2 : 3 }'"), 'awk: syntax error\n')
+    k.check(k.run("awk 'BEGIN { for (i = 1; i <= 3; i++) printf \"%3d|\", "
+                  "i * i; print \"\" }'"), '  1|  4|  9|\n')
+    k.check(k.run("awk 'NR == 2 { print length($1), length }' /tmp/s"),
+            '1 5\n')
+    k.check(k.run("awk '{ print 1 / 0 }' /tmp/s"),
+            'awk: division by zero\n')
+    k.check(k.run("awk '{ print $1' /tmp/s"), 'awk: syntax error\n')
+    k.check(k.run("awk 1 /nosuch"),
+            'awk: /nosuch: No such file or directory\n')
+    assert k.run('awk').startswith('Usage: awk ')
+
+
+def test_ctrl_c_stops_an_awk_loop(k):
+    k.type("awk 'BEGIN { while (1) n++ }'\r")
+    k.expect(r"awk 'BEGIN \{ while \(1\) n\+\+ \}'\n")
+    k.type(CTRL_C)
+    k.check(k.read_until_prompt(), '^C\n')
+    k.check(k.run('echo after'), 'after\n')
