@@ -11,8 +11,12 @@
  * room); letters after a backslash that glibc takes as its word
  * operators (\w \b \< ...), which ours does not have; with case
  * folding, a lower-case letter after a backslash, which glibc leaves
- * unfolded against folded text, so that it never matches; and
- * repetitions that cost glibc too much time or memory.
+ * unfolded against folded text, so that it never matches;
+ * repetitions that cost glibc too much time or memory; and the match
+ * (not the compile) of a back-reference to a group under repetition:
+ * glibc's answer there depends on the path its matcher took, e.g.
+ * \(c*\)*x\1\1 case-folded on "cxC" is (0,3) for it, a match that
+ * no value of \1 gives.
  */
 #include "fuzz.h"
 /* Ours, and libc's through it, before kernel.h's macros can touch libc's. */
@@ -94,6 +98,22 @@ static bool glibc_quirk(const char *pat, bool icase)
 	return false;
 }
 
+/* A \N and a repetition right after a group's close. */
+static bool backref_to_repeated_group(const char *pat)
+{
+	const char *p;
+	bool backref = false, repeated = false;
+
+	for (p = pat; *p; p++) {
+		if (*p == '\\' && p[1] >= '1' && p[1] <= '9')
+			backref = true;
+		if (*p == ')' && p[1] && (strchr("*+?{", p[1]) ||
+		    (p[1] == '\\' && p[2] && strchr("{+?", p[2]))))
+			repeated = true;
+	}
+	return backref && repeated;
+}
+
 static void compare(const char *pat, const char *text, u8 mode)
 {
 	int flags = (mode & 1 ? REGEX_EXTENDED : 0) | (mode & 2 ? REGEX_ICASE : 0);
@@ -116,7 +136,7 @@ static void compare(const char *pat, const char *text, u8 mode)
 				  notbol ? REGEX_NOTBOL : 0);
 		regex_free(&re);
 	}
-	if (ours != REGEX_ESPACE) {
+	if (ours != REGEX_ESPACE && !backref_to_repeated_group(pat)) {
 		FUZZ_CHECK(!ours == !theirs);
 		FUZZ_CHECK(ours || (m.start == pm.rm_so && m.end == pm.rm_eo));
 	}
