@@ -1172,7 +1172,7 @@ static void awk_emit(struct awk *a, const char *s, size_t len)
 	a->print(a->ctx, s, len);
 }
 
-static void do_print(struct awk *a, struct awk_node *args)
+static noinline void do_print(struct awk *a, struct awk_node *args)
 {
 	const char *ofs = to_str(a, &a->vars[a->ofs_var].val), *out = "";
 	struct aval v;
@@ -1232,7 +1232,7 @@ static const char *convert(struct awk *a, const char **f, struct awk_node **arg)
 	return arena_copy(a, out, n);
 }
 
-static void do_printf(struct awk *a, struct awk_node *args)
+static noinline void do_printf(struct awk *a, struct awk_node *args)
 {
 	struct aval fmt = eval(a, args);
 	const char *f = to_str(a, &fmt), *out = "", *start;
@@ -1259,6 +1259,7 @@ static bool running(struct awk *a)
 	return !a->error && !a->failed && !a->next;
 }
 
+/* It recurses as deep as the blocks and ifs nest: printing is out of line. */
 static void execute(struct awk *a, struct awk_node *s)
 {
 	struct aval v;
