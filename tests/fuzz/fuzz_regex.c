@@ -67,17 +67,17 @@ static void name_classes(char *s)
 }
 
 /*
- * glibc copies a repeated tree per operator and per count: a+*+*...
- * takes it ages, and a{,22020} gigabytes.
+ * glibc copies a repeated tree per operator and per count: nested
+ * repetitions ((a*+)*+)*+ take it ages, and a{,22020} gigabytes.
  */
 static bool costly_repeats(const char *pat)
 {
 	int ops = 0, digits = 0;
 
 	for (; *pat; pat++) {
-		ops = strchr("*+?}", *pat) ? ops + 1 : 0;
+		ops += *pat && strchr("*+?}", *pat);
 		digits = isdigit((u8)*pat) ? digits + 1 : 0;
-		if (ops > 4 || digits > 2)
+		if (ops > 6 || digits > 2)
 			return true;
 	}
 	return false;
