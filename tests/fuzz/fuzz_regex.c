@@ -77,7 +77,7 @@ static bool costly_repeats(const char *pat)
 	for (; *pat; pat++) {
 		ops += *pat && strchr("*+?}", *pat);
 		digits = isdigit((u8)*pat) ? digits + 1 : 0;
-		if (ops > 6 || digits > 2)
+		if (ops > 4 || digits > 2)
 			return true;
 	}
 	return false;
