@@ -72,12 +72,13 @@ static void name_classes(char *s)
  */
 static bool costly_repeats(const char *pat)
 {
-	int ops = 0, digits = 0;
+	int ops = 0, run = 0, digits = 0;
 
 	for (; *pat; pat++) {
 		ops += *pat && strchr("*+?}", *pat);
+		run = *pat && strchr("*+?}", *pat) ? run + 1 : 0;
 		digits = isdigit((u8)*pat) ? digits + 1 : 0;
-		if (ops > 4 || digits > 2)
+		if (ops > 4 || run > 2 || digits > 2)
 			return true;
 	}
 	return false;
