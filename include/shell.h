@@ -86,6 +86,16 @@ char *sh_read_file(const char *path);
 /* A mode as ls -l shows it ("drwxr-xr-x"): s has room for 11 bytes. */
 void sh_mode_string(unsigned int mode, char *s);
 
+/*
+ * Read up to n bytes of the running command's standard input (the
+ * console, a file opened with <, a pipe or a here-document): the
+ * bytes read, 0 at end of file, or a negative errno (-EINTR once
+ * Ctrl-C was pressed).
+ */
+ssize_t sh_read_stdin(char *buf, size_t n);
+/* Has Ctrl-C (or kill) asked the running command to stop? */
+bool sh_interrupted(void);
+
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);
 void shell_set_cwd(struct inode *dir);
