@@ -308,9 +308,10 @@ static int handle_byte(struct line_editor *le, int c)
 		console_write("^C\n", 3);
 		return -EINTR;
 	case CTRL('D'):
-		if (!le->len)
-			return -ENODATA;
-		break;
+		if (le->len)
+			break;
+		console_write("\n", 1);	/* what follows starts a row */
+		return -ENODATA;
 	case '\t':
 		complete(le);
 		return 0;

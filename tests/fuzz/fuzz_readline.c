@@ -248,7 +248,8 @@ static int model_result(const struct model *m)
 /*
  * A plain typist: other keys insert (a byte that does not fit sets
  * overflow), DEL and Backspace erase a character, Ctrl-U kills; Enter
- * or Ctrl-C ends the line, but a '\n' just after the '\r' that ended
+ * or Ctrl-C ends the line, and so does Ctrl-D on an empty line (the end
+ * of input); but a '\n' just after the '\r' that ended
  * the line before is no key. Returns what readline should, or 1 for
  * keys with ESC or Tab, which it does not model.
  */
@@ -266,6 +267,8 @@ static int plain_model(const u8 *k, size_t n, bool after_enter,
 			return model_result(m);
 		if (k[i] == 0x03)
 			return -EINTR;
+		if (k[i] == 0x04 && !m->len)
+			return -ENODATA;
 		if (k[i] == 0x7f || k[i] == '\b')
 			model_erase(m);
 		else if (k[i] == 0x15)
@@ -286,7 +289,7 @@ static void check_line(const u8 *typed, size_t n, bool after_enter,
 	size_t i, len = strlen(line);
 
 	FUZZ_CHECK(ret >= 0 || ret == -EINTR || ret == -E2BIG ||
-		   ret == -EINVAL);
+		   ret == -EINVAL || ret == -ENODATA);
 	FUZZ_CHECK(len < size);
 	if (ret >= 0) {
 		FUZZ_CHECK((size_t)ret == len);
