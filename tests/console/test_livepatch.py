@@ -85,7 +85,10 @@ def test_graph_nests_the_new_function_in_the_old(k):
     k.run('klp status')
     calls = [l.split('|')[-1].strip() for l in trace_lines(k)]
     i = calls.index('klp_demo_buggy_sum() {')
-    assert calls[i + 1:i + 3] == ['klp_demo_fixed_sum();', '}'], calls
+    # A leaf, or opened and closed around an interrupt that came then.
+    assert calls[i + 1] in ('klp_demo_fixed_sum();',
+                            'klp_demo_fixed_sum() {'), calls
+    assert calls[-1] == '}' and 'klp_demo_fixed_sum();' not in calls[:i], calls
     write(k, 'set_graph_function', '')
     reset(k)
 
