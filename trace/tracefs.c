@@ -425,6 +425,8 @@ static void create_per_cpu(struct inode *dir)
 			   (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 			   (void *)(cpu + 1));
+		vfs_create(d, "snapshot", S_IFREG | 0644,
+			   &tracing_snapshot_fops, (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe_raw", S_IFREG | 0444,
 			   &tracing_buffers_fops, (void *)(cpu + 1));
 		create_simple(d, "stats", stats_show, NULL, cpu + 1);
@@ -447,6 +449,8 @@ void trace_create_files(struct inode *dir)
 		      current_tracer_store, 0);
 	vfs_create(dir, "trace", S_IFREG | 0644, &tracing_fops, NULL);
 	vfs_create(dir, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
+		   NULL);
+	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
 		   NULL);
 	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store, 0);
 	create_simple(dir, "buffer_size_kb", buffer_size_show,
