@@ -357,8 +357,6 @@ void function_trace_update_fast_path(struct trace_array *tr);
 int tracing_alloc_snapshot_instance(struct trace_array *tr);
 int tracing_free_snapshot(struct trace_array *tr);
 int update_max_tr_single(struct trace_array *tr, int cpu);
-void tracing_snapshot_instance(struct trace_array *tr);
-void tracing_snapshot(void);
 int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 			     int cpu);
 

@@ -41,8 +41,8 @@ int tracing_alloc_snapshot_instance(struct trace_array *tr)
 }
 
 /*
- * Under trace_types_lock. A snapshot taken where nothing may sleep
- * (tracing_snapshot) holds no lock but runs with preemption off: a
+ * Under trace_types_lock. A writer that found its pages before a swap
+ * may still be finishing an event on them, with preemption off: a
  * grace period waits it out before the pages go.
  */
 int tracing_free_snapshot(struct trace_array *tr)
@@ -107,44 +107,6 @@ int update_max_tr_single(struct trace_array *tr, int cpu)
 	ring_buffer_reader_unlock(s.max);
 	ring_buffer_reader_unlock(tr->buffer);
 	return ret;
-}
-
-/*
- * Take a snapshot from anywhere, an event's trigger or a function's
- * probe included (Linux's tracing_snapshot_instance): nothing here
- * sleeps. So the readers' locks are only tried, and a CPU with an
- * event open keeps its pages: a snapshot that cannot be had whole
- * now is skipped on those CPUs, as Linux's ring_buffer_swap_cpu
- * skips one that is busy.
- */
-void tracing_snapshot_instance(struct trace_array *tr)
-{
-	struct snapshot_swap s = { tr, NULL, 0 };
-	static const char not_allocated[] =
-		"*** SNAPSHOT NOT ALLOCATED ***\n"
-		"*** stopping trace here!   ***\n";
-	int cpu;
-
-	preempt_disable();
-	s.max = __atomic_load_n(&tr->max_buffer, __ATOMIC_ACQUIRE);
-	if (!s.max) {
-		trace_print_record(tr, (unsigned long)tracing_snapshot,
-				   not_allocated, sizeof(not_allocated) - 1);
-		tracer_tracing_off(tr);
-	} else if (ring_buffer_reader_trylock(tr->buffer)) {
-		if (ring_buffer_reader_trylock(s.max)) {
-			for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-				snapshot_swap_cpu(&s, cpu);
-			ring_buffer_reader_unlock(s.max);
-		}
-		ring_buffer_reader_unlock(tr->buffer);
-	}
-	preempt_enable();
-}
-
-void tracing_snapshot(void)
-{
-	tracing_snapshot_instance(&global_trace);
 }
 
 /*
