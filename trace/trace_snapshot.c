@@ -72,7 +72,8 @@ static void snapshot_swap_this_cpu(void *data)
 	int cpu = smp_processor_id();
 
 	s->ret = ring_buffer_swap_cpu(s->tr->buffer, s->max, cpu);
-	if (!s->ret)	/* the trampolines' fast path writes here */
+	/* The trampolines' fast path writes where this points. */
+	if (!s->ret && s->tr == &global_trace)
 		this_cpu()->trace_buffer =
 			ring_buffer_cpu_writer(s->tr->buffer, cpu);
 }
