@@ -17,7 +17,8 @@
 
 struct snap_race {
 	struct trace_array tr;
-	bool stop;
+	int writers_done;
+	int swaps;
 	unsigned long written[NR_CPUS];	/* events recorded, per CPU */
 	u8 seen[NR_CPUS][SNAP_EVENTS];
 };
@@ -35,6 +36,7 @@ static int snap_write_one(struct trace_buffer *b, u32 cpu, u32 seq)
 {
 	struct ring_buffer_event *e;
 	u32 *w;
+	int i;
 
 	if (seq & 1)
 		return ring_buffer_write3(b, cpu, seq, ~seq);
@@ -45,6 +47,8 @@ static int snap_write_one(struct trace_buffer *b, u32 cpu, u32 seq)
 	w[0] = cpu;
 	w[1] = seq;
 	w[2] = ~seq;
+	for (i = 0; i < 200; i++)	/* open long enough for an IPI */
+		barrier();
 	ring_buffer_unlock_commit(b);
 	return 0;
 }
@@ -53,15 +57,20 @@ static void snap_write(void *arg)
 {
 	struct snap_writer *w = arg;
 	u32 seq;
+	int i;
 
 	for (seq = 0; seq < SNAP_EVENTS; seq++) {
+		/* In step with the swaps: one at least every 64 events. */
+		while ((u32)READ_ONCE(w->r->swaps) < seq / 64)
+			msleep(1);
 		preempt_disable();
 		if (!snap_write_one(w->r->tr.buffer, w->cpu, seq))
 			w->r->written[w->cpu]++;
 		preempt_enable();
-		if (!(seq % 64))
-			msleep(1);
+		for (i = 0; i < 2000; i++)	/* swaps come in between */
+			barrier();
 	}
+	__atomic_add_fetch(&w->r->writers_done, 1, __ATOMIC_RELEASE);
 }
 
 /* Drain one buffer's CPU; false on an event torn or in the wrong pages. */
@@ -105,15 +114,17 @@ static void snapshot_swap_under_load(struct kunit *t)
 		if (task[cpu])
 			kthread_start(task[cpu]);
 	}
-	for (i = 0; i < 40; i++) {
+	for (i = 0; __atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) <
+		    nr_cpus; i++) {
 		cpu = i % 2 ? RING_BUFFER_ALL_CPUS : (i / 2) % nr_cpus;
 		swaps += !update_max_tr_single(&r->tr, cpu);
-		msleep(2);
+		WRITE_ONCE(r->swaps, i + 1);
 	}
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		if (task[cpu])
 			kthread_wait(task[cpu]);
-	KUNIT_EXPECT_EQ(t, swaps, 40);
+	KUNIT_EXPECT_EQ(t, swaps, i);
+	KUNIT_EXPECT_TRUE(t, i >= SNAP_EVENTS / 64);
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		KUNIT_EXPECT_TRUE(t, snap_drain(r, r->tr.buffer, cpu));
 		KUNIT_EXPECT_TRUE(t, snap_drain(r, r->tr.max_buffer, cpu));
