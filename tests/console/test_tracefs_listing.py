@@ -47,9 +47,6 @@ events set_event available_events max_graph_depth printk_formats'''.split()
 
 # Not here yet, and why (docs/tracefs.md keeps the same list).
 ABSENT = {
-    # another branch builds them (events)
-    'events', 'set_event', 'available_events', 'set_event_pid',
-    'set_event_notrace_pid', 'error_log',
     # a later session (they need the events branch's static keys)
     'instances',
     # not built yet
