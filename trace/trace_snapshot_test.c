@@ -104,8 +104,12 @@ static void snapshot_swap_under_load(struct kunit *t)
 	r->tr.buffer_size = SNAP_BUF_SIZE;
 	if (r->tr.buffer)
 		ring_buffer_change_overwrite(r->tr.buffer, false);
-	if (!r->tr.buffer || tracing_alloc_snapshot_instance(&r->tr))
+	if (!r->tr.buffer || tracing_alloc_snapshot_instance(&r->tr)) {
+		if (r->tr.buffer)
+			ring_buffer_free(r->tr.buffer);
+		kfree(r);
 		KUNIT_SKIP(t, "no memory");
+	}
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		w[cpu] = (struct snap_writer){ r, cpu };
 		task[cpu] = kthread_create_on_cpu(snap_write, &w[cpu],

@@ -93,13 +93,14 @@ def test_per_cpu_swap(k):
 def test_swap_under_function_tracer(k):
     """Done when: `echo 1` while the function tracer writes on both
     CPUs leaves both buffers readable, the snapshot full of function
-    lines, and `echo 0` frees it with tracing still on."""
+    lines from both CPUs, and `echo 0` frees it with tracing still on."""
     clean(k)
     write(k, 'current_tracer', 'function')
     k.check(write(k, 'snapshot', '1'), '')
     write(k, 'current_tracer', 'nop')
     lines = trace_lines(k, 'snapshot')
     assert len(lines) > 10 and all(' <-' in l for l in lines), lines[:5]
+    k.check(sorted({l.split('[')[1][:3] for l in lines}), ['000', '001'])
     k.check(write(k, 'snapshot', '0'), '')
     k.check(cat(k, 'tracing_on'), '1\n')
     clean(k)
