@@ -97,6 +97,8 @@ void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu);
 u64 ring_buffer_time_stamp(struct trace_buffer *buffer);
 void ring_buffer_reset(struct trace_buffer *buffer);
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu);
+int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
+			 int cpu);
 
 /*
  * Counters, as per_cpu/cpuN/stats shows them. Those that look at the

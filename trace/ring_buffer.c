@@ -292,6 +292,32 @@ void ring_buffer_reset(struct trace_buffer *buffer)
 	ring_buffer_reader_unlock(buffer);
 }
 
+/*
+ * Swap one CPU's pages between two buffers of the same size (Linux's
+ * ring_buffer_swap_cpu), for the snapshot. The caller runs on that CPU
+ * with interrupts off and holds both readers' locks: then no writer
+ * or reader is on either side, but an event this CPU reserved and has
+ * not committed yet (-EAGAIN), or an open iterator (-EBUSY), which
+ * would read on in pages that changed sides.
+ */
+int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
+			 int cpu)
+{
+	struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cb = b->buffers[cpu];
+
+	if (ca->nr_pages != cb->nr_pages)
+		return -EINVAL;
+	if (ca->resize_disabled || cb->resize_disabled)
+		return -EBUSY;
+	if (ca->committing || cb->committing)
+		return -EAGAIN;
+	a->buffers[cpu] = cb;
+	b->buffers[cpu] = ca;
+	cb->buffer = a;
+	ca->buffer = b;
+	return 0;
+}
+
 /* ---- allocation and resizing --------------------------------------------- */
 
 static unsigned long rb_size_to_pages(unsigned long size)

@@ -314,8 +314,9 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 		return NULL;
 	if (unlikely(length > BUF_MAX_DATA_SIZE))
 		return NULL;
-	cpu_buffer = buffer->buffers[smp_processor_id()];
+	/* After masking: a snapshot swap (an IPI) may change it before. */
 	flags = local_irq_save();
+	cpu_buffer = buffer->buffers[smp_processor_id()];
 	cpu_buffer->committing++;
 	event = rb_reserve_fast(cpu_buffer, length);
 	if (unlikely(!event))

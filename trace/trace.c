@@ -205,10 +205,16 @@ void tracing_reset_online_cpus(struct trace_array *tr)
 int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu)
 {
-	int ret = ring_buffer_resize(tr->buffer, size, cpu);
+	int ret;
 
+	mutex_lock(&trace_types_lock);
+	ret = ring_buffer_resize(tr->buffer, size, cpu);
+	/* The snapshot swaps pages with it: the same size (Linux's too). */
+	if (!ret && tr->max_buffer)
+		ret = ring_buffer_resize(tr->max_buffer, size, cpu);
 	if (!ret && cpu < 0)
 		tr->buffer_size = size;
+	mutex_unlock(&trace_types_lock);
 	return ret;
 }
 
@@ -275,6 +281,11 @@ int trace_clock_count(void)
 	return ARRAY_SIZE(trace_clocks);
 }
 
+u64 (*trace_clock_func(int id))(void)
+{
+	return trace_clocks[id].func;
+}
+
 bool trace_clock_in_ns(struct trace_array *tr)
 {
 	return trace_clocks[tr->clock_id].in_ns;
@@ -303,6 +314,10 @@ int tracing_set_clock(struct trace_array *tr, const char *name)
 	mutex_lock(&trace_types_lock);
 	tr->clock_id = i;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
+	if (tr->max_buffer) {
+		ring_buffer_set_clock(tr->max_buffer, trace_clocks[i].func);
+		ring_buffer_reset(tr->max_buffer);
+	}
 	ftrace_graph_set_clock(trace_clocks[i].func);
 	function_trace_update_fast_path(tr);
 	tracing_reset_online_cpus(tr);
@@ -332,8 +347,11 @@ int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 		tr->trace_flags |= mask;
 	else
 		tr->trace_flags &= ~mask;
-	if (mask == TRACE_ITER_OVERWRITE)
+	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
+		if (tr->max_buffer)
+			ring_buffer_change_overwrite(tr->max_buffer, enabled);
+	}
 	mutex_unlock(&trace_types_lock);
 	return 0;
 }

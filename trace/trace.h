@@ -262,6 +262,8 @@ struct trace_array {
 	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
 	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
 	int stop_count;			/* pause-on-trace readers */
+	struct trace_buffer *max_buffer;	/* the snapshot, or NULL */
+	int snapshot_readers;		/* open snapshot files that read it */
 	unsigned int buffer_percent;	/* buffer_percent: no reader here
 					 * waits on it (docs/tracefs.md) */
 };
@@ -308,6 +310,7 @@ int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
 int trace_clock_at(int pos);
 const char *trace_clock_name(int id);
 int trace_clock_count(void);
+u64 (*trace_clock_func(int id))(void);
 bool trace_clock_in_ns(struct trace_array *tr);
 u64 trace_clock_to_ns(struct trace_array *tr, u64 ts);
 int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
@@ -349,6 +352,13 @@ void trace_print_graph_duration(u64 duration, struct seq_buf *s);
 /* trace_functions.c */
 int register_ftrace_commands(void);
 void function_trace_update_fast_path(struct trace_array *tr);
+
+/* trace_snapshot.c: the snapshot buffer (Linux's max buffer) */
+int tracing_alloc_snapshot_instance(struct trace_array *tr);
+int tracing_free_snapshot(struct trace_array *tr);
+int update_max_tr_single(struct trace_array *tr, int cpu);
+int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
+			     int cpu);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
@@ -537,6 +547,7 @@ void ftrace_create_files(struct inode *dir);
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;
+extern const struct file_operations tracing_snapshot_fops;
 /* per_cpu/cpuN/trace_pipe_raw (trace/trace_pipe_raw.c) */
 extern const struct file_operations tracing_buffers_fops;
 

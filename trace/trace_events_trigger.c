@@ -10,7 +10,8 @@
  * Linux's *_count_trigger); `!` before the command removes it. An
  * enable_event trigger puts its target in soft mode: registered, and
  * recording only once the trigger enabled it. Linux's snapshot trigger
- * needs the snapshot buffer, which rvftrace does not have yet.
+ * is not here yet: it swaps the buffers where nothing may wait, and
+ * the swap here (trace/trace_snapshot.c) waits for each CPU.
  *
  * The triggers are a list the probe walks without a lock (RCU): added
  * at the tail once filled in, unlinked and freed after synchronize_rcu.

@@ -12,6 +12,7 @@
 #include "sched.h"
 #include "smp.h"
 #include "printk.h"
+#include "kstrtox.h"
 #include "trace.h"
 
 /* Files of per_cpu/cpuN carry N + 1 in their private data. */
@@ -392,6 +393,125 @@ const struct file_operations tracing_pipe_fops = {
 	.open = tracing_open_pipe,
 	.read = tracing_read_pipe,
 	.release = tracing_release,
+};
+
+/* ---- snapshot: the spare buffer, read as `trace` reads ----------------- */
+
+static void print_snapshot_help(struct trace_iterator *iter, bool allocated)
+{
+	struct seq_buf *s = &iter->seq;
+
+	seq_printf(s, "# tracer: %s\n#\n#\n# * Snapshot is %s *\n#\n"
+		   "# Snapshot commands:\n", iter->trace->name,
+		   allocated ? "allocated" : "freed");
+	if (iter->cpu_file == RING_BUFFER_ALL_CPUS)
+		seq_puts(s,
+			 "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+			 "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			 "#                      Takes a snapshot of the main buffer.\n"
+			 "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n");
+	else
+		seq_puts(s,
+			 "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+			 "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			 "#                      Takes a snapshot of the main buffer for this cpu.\n"
+			 "# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n");
+	seq_puts(s, "#                      (Doesn't have to be '2' works with any number that\n"
+		    "#                       is not a '0' or '1')\n");
+}
+
+/*
+ * The iterator reads a copy of the trace array whose buffer is the
+ * spare one (Linux points iter->array_buffer at max_buffer); with no
+ * spare buffer, it has none and shows the help alone. While it is
+ * open the spare buffer is not freed.
+ */
+static int tracing_snapshot_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = &global_trace, *view;
+	struct trace_iterator *iter;
+
+	if ((file->flags & O_ACCMODE) == O_WRONLY)
+		return 0;
+	view = kmalloc(sizeof(*view));
+	iter = alloc_iter(inode_cpu(inode), false);
+	if (!view || !iter) {
+		kfree(view);
+		if (iter)
+			free_iter(iter);
+		return -ENOMEM;
+	}
+	mutex_lock(&trace_types_lock);
+	*view = *tr;
+	view->buffer = tr->max_buffer;
+	if (view->buffer)
+		tr->snapshot_readers++;
+	mutex_unlock(&trace_types_lock);
+	iter->tr = view;
+	file->private = iter;
+	if (view->buffer && open_buffer_iters(iter))
+		return -ENOMEM;		/* the release that follows frees */
+	if (view->buffer && !trace_empty(iter))
+		trace_print_header(iter);
+	else
+		print_snapshot_help(iter, view->buffer);
+	return 0;
+}
+
+static int tracing_snapshot_release(struct inode *inode, struct file *file)
+{
+	struct trace_iterator *iter = file->private;
+	struct trace_array *view;
+
+	if (!iter)
+		return 0;
+	view = iter->tr;
+	free_iter(iter);
+	mutex_lock(&trace_types_lock);
+	if (view->buffer)
+		global_trace.snapshot_readers--;
+	mutex_unlock(&trace_types_lock);
+	kfree(view);
+	return 0;
+}
+
+static ssize_t tracing_snapshot_read(struct file *file, char *buf, size_t n)
+{
+	struct trace_iterator *iter = file->private;
+	size_t copied = 0;
+
+	if (iter->tr->buffer)
+		return fill_lines(iter, buf, n);
+	copy_seq(iter, buf, n, &copied);
+	return copied;
+}
+
+static ssize_t tracing_snapshot_write(struct file *file, const char *ubuf,
+				      size_t n)
+{
+	char buf[24];
+	unsigned long val;
+	int ret;
+
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, ubuf, n);
+	buf[n] = 0;
+	ret = kstrtoul(buf, 10, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&trace_types_lock);
+	ret = tracing_snapshot_command(&global_trace, val,
+				       inode_cpu(file->inode));
+	mutex_unlock(&trace_types_lock);
+	return ret ? ret : (ssize_t)n;
+}
+
+const struct file_operations tracing_snapshot_fops = {
+	.open = tracing_snapshot_open,
+	.read = tracing_snapshot_read,
+	.write = tracing_snapshot_write,
+	.release = tracing_snapshot_release,
 };
 
 /* ---- ftrace_dump ---------------------------------------------------------- */

@@ -359,7 +359,10 @@ static const char readme_msg[] =
 	"  trace_marker\t\t- Writes into this file go into the buffer\n"
 	"  trace_options\t\t- Set format or modify tracers (noXXX to clear)\n"
 	"  options/\t\t- The same options, one file each, 0 or 1\n"
-	"  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw, stats and buffer_size_kb of one CPU\n\n"
+	"  snapshot\t\t- Like 'trace' but shows the content of the static\n"
+	"\t\t\t  snapshot buffer. Read the contents for more\n"
+	"\t\t\t  information\n"
+	"  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw, snapshot, stats and buffer_size_kb of one CPU\n\n"
 	"  set_ftrace_filter\t- echo function name in here to only trace these\n"
 	"\t\t\t  functions\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
@@ -425,6 +428,8 @@ static void create_per_cpu(struct inode *dir)
 			   (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 			   (void *)(cpu + 1));
+		vfs_create(d, "snapshot", S_IFREG | 0644,
+			   &tracing_snapshot_fops, (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe_raw", S_IFREG | 0444,
 			   &tracing_buffers_fops, (void *)(cpu + 1));
 		create_simple(d, "stats", stats_show, NULL, cpu + 1);
@@ -447,6 +452,8 @@ void trace_create_files(struct inode *dir)
 		      current_tracer_store, 0);
 	vfs_create(dir, "trace", S_IFREG | 0644, &tracing_fops, NULL);
 	vfs_create(dir, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
+		   NULL);
+	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
 		   NULL);
 	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store, 0);
 	create_simple(dir, "buffer_size_kb", buffer_size_show,

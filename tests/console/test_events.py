@@ -10,7 +10,7 @@ Where rvftrace differs from Linux, the test says so:
   (`common_ctx`, `common_type`), not Linux's four; the event's own
   fields and print fmt are Linux's, byte for byte;
 - each event has an `id` file (Linux has one only with PERF_EVENTS);
-- the trigger file lists no `snapshot` trigger (no snapshot buffer yet);
+- the trigger file lists no `snapshot` trigger (not built yet);
 - preempt-depth shows the run-queue lock's 1 where Linux's PREEMPT_NONE
   build counts nothing;
 - `ls` sorts names, where Linux's readdir lists them newest first."""

@@ -53,10 +53,10 @@ ABSENT = {
     'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
     'tracing_cpumask',
 }
-# Linux 6.1 has these too with FUNCTION_PROFILER and STACK_TRACER; the
-# reference's listing was taken without them.
+# Linux 6.1 has these too with FUNCTION_PROFILER, STACK_TRACER and
+# TRACER_SNAPSHOT; the reference's listing was taken without them.
 EXTRA = {'function_profile_enabled', 'trace_stat', 'stack_max_size',
-         'stack_trace', 'stack_trace_filter'}
+         'stack_trace', 'stack_trace_filter', 'snapshot'}
 
 
 def lines(text):

@@ -1,0 +1,164 @@
+/*
+ * trace_snapshot_test.c: selftests of the snapshot. Swaps, whole and
+ * per CPU, while a writer on every CPU records numbered events: each
+ * event written is afterwards in one of the two buffers, once, whole,
+ * and in its CPU's pages; and `echo 0 > snapshot` gives back what
+ * `echo 1` took.
+ */
+#include "kernel.h"
+#include "mm.h"
+#include "sched.h"
+#include "smp.h"
+#include "selftest.h"
+#include "trace.h"
+
+#define SNAP_EVENTS	4000	/* per CPU: 64 KiB of 16-byte events */
+#define SNAP_BUF_SIZE	(256 * 1024)
+
+struct snap_race {
+	struct trace_array tr;
+	int writers_done;
+	int swaps;
+	unsigned long written[NR_CPUS];	/* events recorded, per CPU */
+	u8 seen[NR_CPUS][SNAP_EVENTS];
+};
+
+struct snap_writer {
+	struct snap_race *r;
+	int cpu;
+};
+
+/*
+ * Event seq of this CPU, as {cpu, seq, ~seq}: the whole-event writer
+ * and reserve/commit, whose open event a swap must wait for, in turn.
+ */
+static int snap_write_one(struct trace_buffer *b, u32 cpu, u32 seq)
+{
+	struct ring_buffer_event *e;
+	u32 *w;
+	int i;
+
+	if (seq & 1)
+		return ring_buffer_write3(b, cpu, seq, ~seq);
+	e = ring_buffer_lock_reserve(b, 12);
+	if (!e)
+		return -EBUSY;
+	w = ring_buffer_event_data(e);
+	w[0] = cpu;
+	w[1] = seq;
+	w[2] = ~seq;
+	for (i = 0; i < 200; i++)	/* open long enough for an IPI */
+		barrier();
+	ring_buffer_unlock_commit(b);
+	return 0;
+}
+
+static void snap_write(void *arg)
+{
+	struct snap_writer *w = arg;
+	u32 seq;
+	int i;
+
+	for (seq = 0; seq < SNAP_EVENTS; seq++) {
+		/* In step with the swaps: one at least every 64 events. */
+		while ((u32)READ_ONCE(w->r->swaps) < seq / 64)
+			msleep(1);
+		preempt_disable();
+		if (!snap_write_one(w->r->tr.buffer, w->cpu, seq))
+			w->r->written[w->cpu]++;
+		preempt_enable();
+		for (i = 0; i < 2000; i++)	/* swaps come in between */
+			barrier();
+	}
+	__atomic_add_fetch(&w->r->writers_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Drain one buffer's CPU; false on an event torn or in the wrong pages. */
+static bool snap_drain(struct snap_race *r, struct trace_buffer *b, int cpu)
+{
+	struct ring_buffer_event *e;
+	unsigned long lost = 0;
+	u64 ts;
+	u32 *w;
+
+	while ((e = ring_buffer_consume(b, cpu, &ts, &lost))) {
+		w = ring_buffer_event_data(e);
+		if (w[0] != (u32)cpu || w[1] >= SNAP_EVENTS || w[2] != ~w[1] ||
+		    r->seen[cpu][w[1]]++)
+			return false;
+	}
+	return !lost;
+}
+
+static void snapshot_swap_under_load(struct kunit *t)
+{
+	struct snap_race *r = kzalloc(sizeof(*r));
+	struct snap_writer w[NR_CPUS];
+	struct task *task[NR_CPUS];
+	unsigned long found;
+	int cpu, i, swaps = 0, seq;
+
+	if (!r)
+		KUNIT_SKIP(t, "no memory");
+	r->tr.buffer = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus);
+	r->tr.buffer_size = SNAP_BUF_SIZE;
+	if (r->tr.buffer)
+		ring_buffer_change_overwrite(r->tr.buffer, false);
+	if (!r->tr.buffer || tracing_alloc_snapshot_instance(&r->tr)) {
+		if (r->tr.buffer)
+			ring_buffer_free(r->tr.buffer);
+		kfree(r);
+		KUNIT_SKIP(t, "no memory");
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		w[cpu] = (struct snap_writer){ r, cpu };
+		task[cpu] = kthread_create_on_cpu(snap_write, &w[cpu],
+						  "snap_writer", cpu);
+		KUNIT_EXPECT_TRUE(t, task[cpu] != NULL);
+		if (task[cpu])
+			kthread_start(task[cpu]);
+	}
+	for (i = 0; __atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) <
+		    nr_cpus; i++) {
+		cpu = i % 2 ? RING_BUFFER_ALL_CPUS : (i / 2) % nr_cpus;
+		swaps += !update_max_tr_single(&r->tr, cpu);
+		WRITE_ONCE(r->swaps, i + 1);
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (task[cpu])
+			kthread_wait(task[cpu]);
+	KUNIT_EXPECT_EQ(t, swaps, i);
+	KUNIT_EXPECT_TRUE(t, i >= SNAP_EVENTS / 64);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		KUNIT_EXPECT_TRUE(t, snap_drain(r, r->tr.buffer, cpu));
+		KUNIT_EXPECT_TRUE(t, snap_drain(r, r->tr.max_buffer, cpu));
+		for (found = 0, seq = 0; seq < SNAP_EVENTS; seq++)
+			found += r->seen[cpu][seq];
+		KUNIT_EXPECT_EQ(t, found, r->written[cpu]);
+		KUNIT_EXPECT_EQ(t, found, (unsigned long)SNAP_EVENTS);
+	}
+	tracing_free_snapshot(&r->tr);
+	ring_buffer_free(r->tr.buffer);
+	kfree(r);
+}
+
+/* `echo 1 > snapshot` then `echo 0`: the memory is back where it was. */
+static void snapshot_free_gives_back(struct kunit *t)
+{
+	size_t before = mm_bytes_in_use();
+
+	mutex_lock(&trace_types_lock);
+	KUNIT_EXPECT_EQ(t, tracing_snapshot_command(&global_trace, 1,
+						    RING_BUFFER_ALL_CPUS), 0);
+	KUNIT_EXPECT_TRUE(t, global_trace.max_buffer != NULL);
+	KUNIT_EXPECT_TRUE(t, mm_bytes_in_use() > before);
+	KUNIT_EXPECT_EQ(t, tracing_snapshot_command(&global_trace, 0,
+						    RING_BUFFER_ALL_CPUS), 0);
+	mutex_unlock(&trace_types_lock);
+	KUNIT_EXPECT_TRUE(t, global_trace.max_buffer == NULL);
+	KUNIT_EXPECT_EQ(t, mm_bytes_in_use(), before);
+}
+
+SELFTEST_SUITE_INIT(snapshot, tracing_selftest_need_defaults,
+	KUNIT_CASE(snapshot_swap_under_load),
+	KUNIT_CASE(snapshot_free_gives_back));
