@@ -253,10 +253,10 @@ def rewrite(path, build):
 
 NORMALISE = [
     (re.compile(r'0x[0-9a-f]+'), '0x_'),                 # addresses
+    (re.compile(r'(calltime) \d+'), r'\1 _'),      # before: 8 digits
     (re.compile(r'\b[0-9a-f]{8}\b'), '_insn_'),          # instruction words
     (re.compile(r'(bytes:)(\s+[0-9a-f]{2})+'), r'\1 _'),  # a site's bytes
     (re.compile(r'[+!#*@$]?\s*\d+\.\d+'), '_t_'),        # times, durations
-    (re.compile(r'(calltime) \d+'), r'\1 _'),
     (re.compile(r'[ \t]+'), ' '),                         # column widths
 ]
 
