@@ -308,10 +308,9 @@ static int handle_byte(struct line_editor *le, int c)
 		console_write("^C\n", 3);
 		return -EINTR;
 	case CTRL('D'):
-		if (le->len)
-			break;
-		console_write("\n", 1);	/* what follows starts a row */
-		return -ENODATA;
+		if (!le->len)
+			return -ENODATA;
+		break;
 	case '\t':
 		complete(le);
 		return 0;

@@ -58,7 +58,9 @@ static void discard_interrupted_input(void)
 	do
 		c = console_trygetc();
 	while (c >= 0 && c != CTRL_C);
-	console_write("^C\n", 3);
+	/* Echoed here unless the command read it (readline echoes it). */
+	if (c == CTRL_C)
+		console_write("^C\n", 3);
 }
 
 static void make_prompt(char *prompt, size_t size)
@@ -160,8 +162,12 @@ static void interactive_loop(struct sh_state *sh, bool console_shell)
 		else
 			make_prompt(prompt, sizeof(prompt));
 		len = readline(prompt, line, SHELL_LINE_MAX + 1);
-		if (len == -ENODATA && !console_shell)
-			break;
+		if (len == -ENODATA) {
+			if (!console_shell)
+				break;
+			/* ignored, as bash's ignoreeof: a new row for a prompt */
+			console_write("\n", 1);
+		}
 		if (line_refused(len)) {
 			t.len = 0;
 			continue;

@@ -106,10 +106,9 @@ def test_grep_errors(k):
 def test_grep_reads_what_is_typed(k):
     k.type('grep -n b\r')
     k.expect(r'grep -n b\n')
-    k.type('abc\rxyz\rb')
+    k.type('abc\rxyz\rb\r')
     k.type(CTRL_D)
-    k.type(CTRL_D)
-    k.check(k.read_until_prompt(), 'abc\n1:abc\nxyz\nb3:b\n')
+    k.check(k.read_until_prompt(), 'abc\n1:abc\nxyz\nb\n3:b\n')
     k.type('grep -c x -\r')
     k.expect(r'grep -c x -\n')
     k.type('x\r' + CTRL_D)

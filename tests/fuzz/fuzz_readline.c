@@ -325,6 +325,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	do {
 		start = keys.p;
 		ret = readline(PROMPT, line, line_size);
+		if (ret == -ENODATA)	/* the shell ends the row itself */
+			console_write("\n", 1);
 		check_line(start, keys.p - start, after_enter, line_size,
 			   line, ret);
 		after_enter = keys.p > start && keys.p[-1] == '\r';
