@@ -264,10 +264,10 @@ NORMALISE = [
 def normalise(lines, vary=False):
     out = []
     for line in lines:
-        if vary:
-            line = re.sub(r'\d+', '_', line)
         for pattern, repl in NORMALISE:
             line = pattern.sub(repl, line)
+        if vary:    # after: the digits of an address or a word are theirs
+            line = re.sub(r'\d+', '_', line)
         out.append(line.rstrip())
     return out
 
