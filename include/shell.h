@@ -78,11 +78,13 @@ const struct shell_command *shell_find_command(const char *name);
  * sh_echo does what `echo TEXT > PATH` (or `>>`) does, one write of
  * TEXT and a newline, and returns its error; sh_cat prints a file to
  * out as `cat` does, errors prefixed with who; sh_read_file returns a
- * file's whole text, NUL-terminated, to be kfree'd, or an ERR_PTR.
+ * file's whole text, NUL-terminated, to be kfree'd, or an ERR_PTR;
+ * sh_read_all does the same for any source rd reads from.
  */
 int sh_echo(const char *path, bool append, const char *text);
 int sh_cat(struct shell_out *out, const char *who, const char *path);
 char *sh_read_file(const char *path);
+char *sh_read_all(ssize_t (*rd)(void *src, char *buf, size_t n), void *src);
 /* A mode as ls -l shows it ("drwxr-xr-x"): s has room for 11 bytes. */
 void sh_mode_string(unsigned int mode, char *s);
 

@@ -189,14 +189,14 @@ static int cmd_cat(struct shell_out *out, int argc, char **argv)
 }
 SHELL_COMMAND("cat", cmd_cat, "[FILE...]: print the files (-: standard input)");
 
-/* Read f to its end into a buffer that doubles as it fills. */
-static char *read_all(struct file *f)
+/* Read to the end with rd into a buffer that doubles as it fills. */
+char *sh_read_all(ssize_t (*rd)(void *src, char *buf, size_t n), void *src)
 {
 	size_t len = 0, size = CAT_CHUNK;
 	char *buf = kmalloc(size), *bigger;
 	ssize_t n = 0;
 
-	while (buf && (n = vfs_read(f, buf + len, size - 1 - len)) > 0) {
+	while (buf && (n = rd(src, buf + len, size - 1 - len)) > 0) {
 		len += n;
 		if (len < size - 1)
 			continue;
@@ -217,6 +217,11 @@ static char *read_all(struct file *f)
 	return buf;
 }
 
+static ssize_t read_file_chunk(void *f, char *buf, size_t n)
+{
+	return vfs_read(f, buf, n);
+}
+
 char *sh_read_file(const char *path)
 {
 	struct file *f;
@@ -225,7 +230,7 @@ char *sh_read_file(const char *path)
 
 	if (err)
 		return ERR_PTR(err);
-	text = read_all(f);
+	text = sh_read_all(read_file_chunk, f);
 	vfs_close(f);
 	return text;
 }

@@ -154,27 +154,10 @@ int sh_run_script_file(const char *path, int argc, char **argv)
 	return status;
 }
 
-/* Standard input to its end, for `... | sh`. */
-static char *read_stdin_all(void)
+/* Standard input, for `... | sh` (sh_read_all reads it to its end). */
+static ssize_t read_stdin_chunk(void *unused, char *buf, size_t n)
 {
-	size_t len = 0, size = 1024;
-	char *buf = kmalloc(size), *bigger;
-	ssize_t n;
-
-	while (buf && (n = sh_read_stdin(buf + len, size - 1 - len)) > 0) {
-		len += n;
-		if (len < size - 1)
-			continue;
-		bigger = kmalloc(size * 2);
-		if (bigger)
-			memcpy(bigger, buf, len);
-		kfree(buf);
-		buf = bigger;
-		size *= 2;
-	}
-	if (buf)
-		buf[len] = 0;
-	return buf;
+	return sh_read_stdin(buf, n);
 }
 
 static int cmd_sh(struct shell_out *out, int argc, char **argv)
@@ -194,9 +177,11 @@ static int cmd_sh(struct shell_out *out, int argc, char **argv)
 		return sh_run_script_file(argv[1], argc - 1, argv + 1);
 	if (!current->files[0])
 		return sh_interactive();
-	text = read_stdin_all();
-	if (!text) {
-		sh_err("sh: %s\n", strerror_text(ENOMEM));
+	text = sh_read_all(read_stdin_chunk, NULL);
+	if (PTR_ERR(text) == -EINTR)	/* Ctrl-C: nothing to run */
+		return 130;
+	if (IS_ERR(text)) {
+		sh_err("sh: %s\n", strerror_text(PTR_ERR(text)));
 		return 2;
 	}
 	status = run_script(text, "sh", 0, NULL);
