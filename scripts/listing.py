@@ -137,6 +137,18 @@ def find_asm_label(lines, name):
     return None
 
 
+def find_span(lines, path, name):
+    """(first, last) of NAME's definition in FILE's lines, or None."""
+    if name.startswith('struct '):
+        return find_struct(lines, name[len('struct '):])
+    finders = [find_asm_macro, find_define]
+    if path.endswith('.S'):
+        finders.append(find_asm_label)
+    else:
+        finders.insert(0, find_c_function)
+    return next((s for s in (f(lines, name) for f in finders) if s), None)
+
+
 def find(path, name):
     """(lines, first, last), 0-based and inclusive, of FILE:NAME with the
     comment above it."""
@@ -144,16 +156,10 @@ def find(path, name):
     if not os.path.isfile(full):
         raise ListingError(f'{path}: no such file')
     lines = open(full).read().split('\n')
-    if name.startswith('struct '):
-        span = find_struct(lines, name[len('struct '):])
-    else:
-        finders = [find_asm_macro, find_define]
-        if path.endswith('.S'):
-            finders.append(find_asm_label)
-        else:
-            finders.insert(0, find_c_function)
-        span = next((s for s in (f(lines, name) for f in finders) if s),
-                    None)
+    try:
+        span = find_span(lines, path, name)
+    except (ValueError, IndexError):
+        raise ListingError(f'{path}: {name} does not end')
     if span is None:
         raise ListingError(f'{path}: defines no {name}')
     first, last = span
