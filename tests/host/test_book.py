@@ -3,7 +3,8 @@
 
 Every chapter of the course is there, in its order, and the index
 (docs/book/README.md) links them in that order; each has the sections
-"What Linux does differently" and "Exercises" and at least one listing;
+"The idea", "The data structures", "What Linux does differently" and
+"Exercises", in that order, and at least one listing;
 every listing (`<!-- listing: FILE:NAME -->`) names code that exists
 and shows it as the tree holds it now, line numbers included, as does
 the count of the core listing (scripts/listing.py: `make listing`
@@ -39,7 +40,8 @@ CHAPTERS = [
     '10-events.md',
     '11-livepatch.md',
 ]
-SECTIONS = ['## What Linux does differently', '## Exercises']
+SECTIONS = ['## The idea', '## The data structures',
+            '## What Linux does differently', '## Exercises']
 LAB = re.compile(r'make lab LAB=(\w+)')
 
 
@@ -62,6 +64,8 @@ def chapter_checks():
         lines = text.split('\n')
         for section in SECTIONS:
             yield f'docs/book/{name}: {section[3:]}', section in lines
+        found = [s for s in lines if s in SECTIONS]
+        yield f'docs/book/{name}: the sections in order', found == SECTIONS
         yield (f'docs/book/{name}: has a listing',
                listing.LISTING.search(text) is not None)
 
