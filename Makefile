@@ -9,6 +9,8 @@
 #                tests must notice (docs/testing.md)
 # `make docs`    every sample output of README.md and docs/ from a real run
 # `make lab LAB=NAME`, `make grade LAB=NAME`: the labs (docs/labs/)
+# `make listing` the book's listings (docs/book/) from the tree, and the
+#               core: the path of one traced call, line-numbered
 # `make help`   list every target
 
 CROSS	?= riscv64-unknown-elf-
@@ -141,7 +143,7 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo mutate docs lab grade grade-check FORCE
+	fuzz-bins trace-demo mutate docs listing lab grade grade-check FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -364,6 +366,14 @@ stress: deps $(B)/kernel.elf
 docs: deps $(B)/kernel.elf
 	$(PYTHON) scripts/docs.py --build $(B) write
 
+# The book's listings (docs/book/): each `<!-- listing: FILE:NAME -->`
+# block and the core's line count made again from the tree; then the
+# core itself, every function on the path of one traced call, printed
+# as one numbered listing (scripts/listing.py).
+listing:
+	$(PYTHON) scripts/listing.py write
+	$(PYTHON) scripts/listing.py core
+
 # The labs (tests/labs/NAME.lab, docs/labs/NAME.md): `make lab` copies
 # the tree to build/lab/LAB with the lab's functions stubbed; `make
 # grade`, run in that copy, grades them (in this tree: full marks);
@@ -396,6 +406,7 @@ help:
 	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
 	@echo "  docs           every sample of README.md and docs/ from a real run"
+	@echo "  listing        the book's listings (docs/book/), and print the core"
 	@echo "  lab            LAB=NAME: a copy of the tree in build/lab/NAME to do it in"
 	@echo "  grade          LAB=NAME: points per test of the lab, and the total"
 	@echo "  grade-check    each lab's stub and mutants must lose points (LABS=a,b)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""docs.py: every sample output in README.md and docs/*.md from a real run.
+"""docs.py: every sample output in README.md, docs/*.md and the book
+(docs/book/*.md) from a real run.
 
 A sample is a fenced block with a marker on the line before it:
 
@@ -80,6 +81,7 @@ class SampleError(Exception):
 
 def documents():
     return (sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md'))) +
+            sorted(glob.glob(os.path.join(ROOT, 'docs', 'book', '*.md'))) +
             [os.path.join(ROOT, 'README.md')])
 
 

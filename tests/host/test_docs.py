@@ -1,8 +1,9 @@
 """test_docs.py: the teaching docs name only code that exists.
 
 Every `file:function` written in backquotes in docs/*.md, the labs'
-handouts (docs/labs/*.md) and README.md must name an existing file that
-defines that function (or assembly label, or linker symbol). Every
+handouts (docs/labs/*.md), the book (docs/book/*.md) and README.md must
+name an existing file that defines that function (or assembly label,
+or linker symbol). Every
 file path in backquotes must exist. Every console block must be a
 sample that `make docs` (scripts/docs.py) makes, and
 tests/console/test_docs.py compares each with a fresh run. No doc or
@@ -42,6 +43,7 @@ def defines(text, name, ext):
 def doc_files():
     return sorted(glob.glob(os.path.join(ROOT, 'docs', '*.md')) +
                   glob.glob(os.path.join(ROOT, 'docs', 'labs', '*.md')) +
+                  glob.glob(os.path.join(ROOT, 'docs', 'book', '*.md')) +
                   [os.path.join(ROOT, 'README.md')])
 
 
