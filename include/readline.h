@@ -16,6 +16,12 @@
  * holds a control byte.
  */
 int readline(const char *prompt, char *line, size_t size);
+/*
+ * The same for a program reading the console, as a tty in canonical mode
+ * gives a line: no prompt, and Ctrl-D after some text ends the line
+ * without a newline. *eol says whether Enter ended it.
+ */
+int readline_canon(char *line, size_t size, bool *eol);
 
 #define HISTORY_LINES	32
 

@@ -34,6 +34,12 @@ struct shell_out {
 ssize_t sh_read_stdin(char *buf, size_t n);
 /* Has Ctrl-C (or kill) asked the running command to stop? */
 bool sh_interrupted(void);
+/*
+ * What a command left unread of the console line it read (as n_tty keeps
+ * it for the next reader): copied into line without its newline, for the
+ * shell to run as if typed; its length, 0 if none.
+ */
+size_t sh_console_unread(char *line, size_t size);
 
 /*
  * A redirect's file: opened as `> path` (append: `>> path`) opens it,
@@ -87,16 +93,6 @@ char *sh_read_file(const char *path);
 char *sh_read_all(ssize_t (*rd)(void *src, char *buf, size_t n), void *src);
 /* A mode as ls -l shows it ("drwxr-xr-x"): s has room for 11 bytes. */
 void sh_mode_string(unsigned int mode, char *s);
-
-/*
- * Read up to n bytes of the running command's standard input (the
- * console, a file opened with <, a pipe or a here-document): the
- * bytes read, 0 at end of file, or a negative errno (-EINTR once
- * Ctrl-C was pressed).
- */
-ssize_t sh_read_stdin(char *buf, size_t n);
-/* Has Ctrl-C (or kill) asked the running command to stop? */
-bool sh_interrupted(void);
 
 /* The shell's current directory, which relative paths start from. */
 struct inode *shell_cwd(void);

@@ -217,21 +217,9 @@ SHELL_COMMAND("env", cmd_env, "[NAME=VALUE...] [COMMAND [ARGS]]: the environment
 static int cmd_which(struct shell_out *out, int argc, char **argv)
 {
 	int i, status = 0;
-	char *path;
 
-	for (i = 1; i < argc; i++) {
-		if (shell_find_command(argv[i])) {
-			sh_printf(out, "%s\n", argv[i]);
-			continue;
-		}
-		path = sh_find_program(sh_current(), argv[i]);
-		if (IS_ERR(path)) {
-			status = 1;
-			continue;
-		}
-		sh_printf(out, "%s\n", path);
-		kfree(path);
-	}
+	for (i = 1; i < argc; i++)
+		status |= sh_print_command_path(out, argv[i], false);
 	return status;
 }
 SHELL_COMMAND("which", cmd_which, "NAME...: where each command comes from");

@@ -4,7 +4,9 @@
  * the command as a Linux shell passes it on. Backspace erases one
  * character (every byte of a UTF-8 one, as n_tty's eraser() does with
  * IUTF8); Ctrl-U kills the line; Ctrl-C abandons it; Ctrl-D on an
- * empty line is the end of input, as a tty's VEOF; the up and down
+ * empty line is the end of input, as a tty's VEOF, and for a
+ * program's read (readline_canon) it hands over a line typed so far
+ * without a newline, as VEOF does mid-line; the up and down
  * arrows walk the history; Tab completes; escape sequences it does
  * not know are dropped whole. Any other control byte is kept, echoed
  * as ^X (a tty's ECHOCTL), and makes Enter refuse the line. So does a
@@ -21,7 +23,8 @@
 #define CTRL(c)		((c) & 0x1f)
 #define DEL		0x7f
 #define ESC		0x1b
-#define LINE_DONE	1
+#define LINE_DONE	1	/* Enter */
+#define LINE_FLUSHED	2	/* Ctrl-D after some text, for a program */
 
 enum esc_state {
 	ESC_NONE,
@@ -34,6 +37,7 @@ struct line_editor {
 	char *buf;
 	size_t len, size;
 	bool overflow;		/* a byte did not fit: Enter refuses */
+	bool eof_flushes;	/* Ctrl-D mid-line ends it, without '\n' */
 	enum esc_state esc;
 	int hist_pos;		/* 0: the line being typed, n: history_get(n) */
 };
@@ -280,7 +284,7 @@ static bool handle_escape(struct line_editor *le, int c)
 	return c >= 0x40 && c <= 0x7e;	/* a final byte ends it */
 }
 
-/* Returns 0 to go on, LINE_DONE, or -EINTR. */
+/* Returns 0 to go on, LINE_DONE, LINE_FLUSHED, -EINTR or -ENODATA. */
 static int handle_byte(struct line_editor *le, int c)
 {
 	char ch = (char)c;
@@ -310,6 +314,8 @@ static int handle_byte(struct line_editor *le, int c)
 	case CTRL('D'):
 		if (!le->len)
 			return -ENODATA;
+		if (le->eof_flushes)
+			return LINE_FLUSHED;
 		break;
 	case '\t':
 		complete(le);
@@ -322,21 +328,39 @@ static int handle_byte(struct line_editor *le, int c)
 	return 0;
 }
 
+static int edit_line(struct line_editor *le)
+{
+	int ret;
+
+	le->buf[0] = 0;
+	console_puts(le->prompt);
+	do
+		ret = handle_byte(le, console_getc());
+	while (!ret);
+	if (ret < 0)
+		return ret;
+	if (le->overflow)
+		return -E2BIG;
+	return has_control(le) ? -EINVAL : ret;
+}
+
 int readline(const char *prompt, char *line, size_t size)
 {
 	struct line_editor le = {
 		.prompt = prompt, .buf = line, .size = size,
 	};
-	int ret;
+	int ret = edit_line(&le);
 
-	line[0] = 0;
-	console_puts(prompt);
-	do
-		ret = handle_byte(&le, console_getc());
-	while (!ret);
-	if (ret != LINE_DONE)
-		return ret;
-	if (le.overflow)
-		return -E2BIG;
-	return has_control(&le) ? -EINVAL : (int)le.len;
+	return ret < 0 ? ret : (int)le.len;
+}
+
+int readline_canon(char *line, size_t size, bool *eol)
+{
+	struct line_editor le = {
+		.prompt = "", .buf = line, .size = size, .eof_flushes = true,
+	};
+	int ret = edit_line(&le);
+
+	*eol = ret == LINE_DONE;
+	return ret < 0 ? ret : (int)le.len;
 }

@@ -11,6 +11,7 @@
 #define _SH_H
 
 #include "kernel.h"
+#include "shell.h"
 
 /*
  * A parse's nodes live in one arena, freed whole: a line's tree when
@@ -286,6 +287,8 @@ void sh_close_files(struct file *files[3]);
 
 /* sh_script.c: scripts by name, `sh FILE`, `sh -c` */
 char *sh_find_program(struct sh_state *sh, const char *name);
+int sh_print_command_path(struct shell_out *out, const char *name,
+			  bool functions);
 int sh_run_script_file(const char *path, int argc, char **argv);
 
 /* sh_jobs.c */

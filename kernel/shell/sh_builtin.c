@@ -575,9 +575,7 @@ SHELL_COMMAND("read", cmd_read, "[-r] [-p PROMPT] [NAME...]: read a line into va
 
 static int cmd_command(struct shell_out *out, int argc, char **argv)
 {
-	struct sh_state *sh = sh_current();
 	const struct shell_command *cmd;
-	char *path;
 	int i, status = 0;
 
 	if (argc < 2 || strcmp(argv[1], "-v")) {
@@ -590,19 +588,8 @@ static int cmd_command(struct shell_out *out, int argc, char **argv)
 		}
 		return cmd->fn(out, argc - 1, argv + 1);
 	}
-	for (i = 2; i < argc; i++) {
-		if (sh_find_func(sh, argv[i]) || shell_find_command(argv[i])) {
-			sh_printf(out, "%s\n", argv[i]);
-			continue;
-		}
-		path = sh_find_program(sh, argv[i]);
-		if (IS_ERR(path)) {
-			status = 1;
-			continue;
-		}
-		sh_printf(out, "%s\n", path);
-		kfree(path);
-	}
+	for (i = 2; i < argc; i++)
+		status |= sh_print_command_path(out, argv[i], true);
 	return status;
 }
 SHELL_COMMAND("command", cmd_command, "[-v] NAME [ARGS]: run or find a command, not a function");

@@ -52,6 +52,29 @@ char *sh_find_program(struct sh_state *sh, const char *name)
 	return ERR_PTR(-ENOENT);
 }
 
+/*
+ * `command -v` and `which`: print what name runs, a built-in (or, with
+ * functions, a shell function) by its name and a program by its path.
+ * Returns 0, or 1 if nothing by that name runs.
+ */
+int sh_print_command_path(struct shell_out *out, const char *name,
+			  bool functions)
+{
+	struct sh_state *sh = sh_current();
+	char *path;
+
+	if ((functions && sh_find_func(sh, name)) || shell_find_command(name)) {
+		sh_printf(out, "%s\n", name);
+		return 0;
+	}
+	path = sh_find_program(sh, name);
+	if (IS_ERR(path))
+		return 1;
+	sh_printf(out, "%s\n", path);
+	kfree(path);
+	return 0;
+}
+
 struct script {
 	char *text;
 	int status;

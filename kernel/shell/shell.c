@@ -145,6 +145,25 @@ static bool run_typed(struct sh_state *sh, const char *text)
 	return true;
 }
 
+/*
+ * The console shell first takes what the last command left of the line
+ * it read (typed ahead, as bash reads it from the tty), shown after the
+ * prompt as if typed; else it edits a new line.
+ */
+static int read_command_line(const char *prompt, char *line,
+			     bool console_shell)
+{
+	int len = console_shell ? sh_console_unread(line, SHELL_LINE_MAX + 1)
+				: 0;
+
+	if (!len)
+		return readline(prompt, line, SHELL_LINE_MAX + 1);
+	console_puts(prompt);
+	console_puts(line);
+	console_write("\n", 1);
+	return len;
+}
+
 /* Read and run lines until exit (or Ctrl-D, for a nested shell). */
 static void interactive_loop(struct sh_state *sh, bool console_shell)
 {
@@ -161,7 +180,7 @@ static void interactive_loop(struct sh_state *sh, bool console_shell)
 				sizeof(prompt));
 		else
 			make_prompt(prompt, sizeof(prompt));
-		len = readline(prompt, line, SHELL_LINE_MAX + 1);
+		len = read_command_line(prompt, line, console_shell);
 		if (len == -ENODATA) {
 			if (!console_shell)
 				break;

@@ -115,6 +115,31 @@ def test_grep_reads_what_is_typed(k):
     k.check(k.read_until_prompt(), 'x\n1\n')
 
 
+def test_a_short_read_leaves_the_rest_of_the_line(k):
+    # As n_tty keeps a cooked line: dd's one-byte reads take "abc" of one
+    # typed line, and the shell then reads the rest as its next command.
+    k.type('dd bs=1 count=3\r')
+    k.expect(r'dd bs=1 count=3\n')
+    k.type('abcecho left\r')
+    k.check(k.read_until_prompt(),
+            'abcecho left\nabc3+0 records in\n3+0 records out\n'
+            '3 bytes copied\n')
+    k.check(k.read_until_prompt(), 'echo left\nleft\n')
+
+
+def test_ctrl_d_mid_line_hands_over_the_text(k):
+    # VEOF after some text ends the read without a newline; a second
+    # Ctrl-D, on the empty line, is the end of input.
+    k.type('cat\r')
+    k.expect(r'cat\n')
+    k.type('xyz' + CTRL_D + CTRL_D)
+    k.check(k.read_until_prompt(), 'xyzxyz')
+    k.type('wc -c\r')
+    k.expect(r'wc -c\n')
+    k.type('ab' + CTRL_D + 'c\r' + CTRL_D)
+    k.check(k.read_until_prompt(), 'abc\n4\n')
+
+
 def test_ctrl_c_stops_grep_on_stdin(k):
     k.type('grep never\r')
     k.expect(r'grep never\n')

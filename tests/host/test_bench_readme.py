@@ -16,6 +16,7 @@ import json
 import os
 import re
 import sys
+import ktap
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CITE = re.compile(r'bench: (\w+) (\d[\d,]*(?:\.\d+)?)')
@@ -74,12 +75,7 @@ def checks():
 
 
 def main():
-    results = list(checks())
-    print('KTAP version 1')
-    print(f'1..{len(results)}')
-    for i, (what, ok) in enumerate(results, 1):
-        print(f"{'' if ok else 'not '}ok {i} - {what}")
-    return 0 if all(ok for _, ok in results) else 1
+    return ktap.report(list(checks()))
 
 
 if __name__ == '__main__':

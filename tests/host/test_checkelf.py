@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import ktap
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SCRIPT = os.path.join(ROOT, 'scripts', 'checkelf.py')
@@ -59,14 +60,7 @@ def checks():
 
 
 def main():
-    results = list(checks())
-    print('KTAP version 1')
-    print(f'1..{len(results)}')
-    for i, (name, ok, got) in enumerate(results, 1):
-        if not ok:
-            print(f'# got: {got.strip()}')
-        print(f"{'' if ok else 'not '}ok {i} - {name}")
-    return 0 if all(ok for _, ok, _ in results) else 1
+    return ktap.report(list(checks()))
 
 
 if __name__ == '__main__':

@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import ktap
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 REF = re.compile(r'`([\w./-]+\.(?:c|S|h|py|ld|gdb)):(\w+)')
@@ -119,14 +120,9 @@ def layout_checks():
 
 
 def main():
-    results = (list(checks()) + list(command_checks()) +
-               list(seed_checks()) + list(sample_checks()) +
-               list(layout_checks()))
-    print('KTAP version 1')
-    print(f'1..{len(results)}')
-    for i, (what, ok) in enumerate(results, 1):
-        print(f"{'' if ok else 'not '}ok {i} - {what}")
-    return 0 if results and all(ok for _, ok in results) else 1
+    return ktap.report(list(checks()) + list(command_checks()) +
+                       list(seed_checks()) + list(sample_checks()) +
+                       list(layout_checks()))
 
 
 if __name__ == '__main__':

@@ -13,8 +13,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 import xml.etree.ElementTree as ET
+import ktap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -82,22 +82,7 @@ def test_flame_graph_stacks():
 
 
 def main():
-    tests = [(name[len('test_'):], fn) for name, fn in globals().items()
-             if name.startswith('test_') and callable(fn)]
-    print('KTAP version 1')
-    print(f'1..{len(tests)}')
-    failed = 0
-    for number, (name, fn) in enumerate(tests, 1):
-        try:
-            fn()
-        except Exception:       # any failure is the test's verdict
-            for line in traceback.format_exc().splitlines():
-                print(f'# {line}')
-            print(f'not ok {number} - {name}', flush=True)
-            failed += 1
-        else:
-            print(f'ok {number} - {name}', flush=True)
-    return 1 if failed else 0
+    return ktap.run(ktap.tests_in(globals()))
 
 
 if __name__ == '__main__':

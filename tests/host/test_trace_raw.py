@@ -10,11 +10,11 @@ length, the lost-events flags, and pages it must refuse. Prints KTAP.
 import os
 import struct
 import sys
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'scripts'))
 import trace_raw  # noqa: E402
+import ktap
 
 PAGE = 4096
 
@@ -118,22 +118,7 @@ def test_refuses_broken_pages():
 
 
 def main():
-    tests = [(name[len('test_'):], fn) for name, fn in globals().items()
-             if name.startswith('test_') and callable(fn)]
-    print('KTAP version 1')
-    print(f'1..{len(tests)}')
-    failed = 0
-    for number, (name, fn) in enumerate(tests, 1):
-        try:
-            fn()
-        except Exception:       # any failure is the test's verdict
-            for line in traceback.format_exc().splitlines():
-                print(f'# {line}')
-            print(f'not ok {number} - {name}', flush=True)
-            failed += 1
-        else:
-            print(f'ok {number} - {name}', flush=True)
-    return 1 if failed else 0
+    return ktap.run(ktap.tests_in(globals()))
 
 
 if __name__ == '__main__':
