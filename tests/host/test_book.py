@@ -23,6 +23,7 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+import ktap  # noqa: E402
 import listing  # noqa: E402
 
 BOOK = os.path.join(ROOT, 'docs', 'book')
@@ -120,13 +121,8 @@ def self_checks():
 
 
 def main():
-    results = (list(chapter_checks()) + list(listing_checks()) +
-               list(lab_checks()) + list(self_checks()))
-    print('KTAP version 1')
-    print(f'1..{len(results)}')
-    for i, (what, ok) in enumerate(results, 1):
-        print(f"{'' if ok else 'not '}ok {i} - {what}")
-    return 0 if results and all(ok for _, ok in results) else 1
+    return ktap.report(list(chapter_checks()) + list(listing_checks()) +
+                       list(lab_checks()) + list(self_checks()))
 
 
 if __name__ == '__main__':
