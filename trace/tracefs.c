@@ -193,7 +193,7 @@ static const struct file_operations free_buffer_fops = {
 	.release = free_buffer_release,
 };
 
-/* ---- buffer_percent, timestamp_mode, printk_formats ---------------------- */
+/* ---- buffer_percent, timestamp_mode -------------------------------------- */
 
 static void buffer_percent_show(struct seq_buf *s, long data)
 {
@@ -218,14 +218,6 @@ static int buffer_percent_store(char *buf, struct file *file, long data)
 static void timestamp_mode_show(struct seq_buf *s, long data)
 {
 	seq_puts(s, "[delta] absolute\n");
-}
-
-/*
- * The formats of trace_printk() and tracepoint_string(): this kernel
- * has neither, so the file is empty.
- */
-static void printk_formats_show(struct seq_buf *s, long data)
-{
 }
 
 /* ---- options ------------------------------------------------------------- */
