@@ -15,6 +15,11 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 int scnprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* trace_printk's halves: the arguments in binary, and back to text. */
+int vbin_printf(u32 *bin_buf, size_t size, const char *fmt, va_list ap);
+int bstr_printf(char *buf, size_t size, const char *fmt, const u32 *bin_buf,
+		size_t bin_size);
+
 /* Provided by kernel/kallsyms.c (or a host test): 0 when unknown. */
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 		     bool with_offset);

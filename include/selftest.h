@@ -104,6 +104,12 @@ bool kunit_dmesg_wait(const char *s, unsigned int seen, u64 timeout_ns);
 
 int selftest_run(const char *filter);
 void selftest_set_bytes_in_use(size_t (*fn)(void));
+/*
+ * fn runs before each run of the selftests: the VFS fills what it
+ * makes on first use (kernel/fs/vfs.c), which a case would count as
+ * its leak.
+ */
+void selftest_set_prepare(void (*fn)(void));
 const char *selftest_unknown(const char *filter, char *buf, size_t size);
 
 #endif

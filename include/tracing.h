@@ -7,6 +7,8 @@
 #ifndef _TRACING_H
 #define _TRACING_H
 
+#include "kernel.h"
+
 struct trace_buffer;
 
 struct trace_buffer *tracing_global_buffer(void);
@@ -16,13 +18,33 @@ int tracing_tracer_names(const char **names, int max);
 
 /*
  * trace_printk(fmt, ...): printf into the trace, shown as
- * `CALLER: TEXT` (trace/trace_marker.c). 0, or -EBADF when the ring
- * buffer takes nothing.
+ * `CALLER: TEXT` (trace/trace_printk.c), while the trace_printk option
+ * is set. As in Linux's include/linux/kernel.h, the format is kept in
+ * the __trace_printk_fmt section, listed in printk_formats, and the
+ * event (ftrace:bprint) holds a pointer to it and the arguments in
+ * binary, made into text only when the trace is read. The format must
+ * be a constant, which the section's initializer checks: Linux prints
+ * any other into a print event, which no caller here needs.
+ * 0, or -EBADF when the ring buffer takes nothing.
  */
-int __trace_printk(unsigned long ip, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int __trace_bprintk(unsigned long ip, const char *fmt, ...);
+
+/* The compiler's check of the arguments against the format, as Linux's. */
+static inline __attribute__((format(printf, 1, 2)))
+void ____trace_printk_check_format(const char *fmt, ...)
+{
+}
+
 #define trace_printk(fmt, ...)						\
-	__trace_printk(({ __label__ __here; __here:			\
-			  (unsigned long)&&__here; }), fmt, ##__VA_ARGS__)
+({									\
+	static const char *trace_printk_fmt __used			\
+		__section("__trace_printk_fmt") = fmt;			\
+									\
+	if (0)								\
+		____trace_printk_check_format(fmt, ##__VA_ARGS__);	\
+	__trace_bprintk(({ __label__ __here; __here:			\
+			   (unsigned long)&&__here; }),			\
+			trace_printk_fmt, ##__VA_ARGS__);		\
+})
 
 #endif

@@ -92,6 +92,9 @@ struct inode {
 	size_t size, capacity;
 	int open_count;			/* open files; vfs_remove refuses */
 	int pin_count;			/* working directories: the same */
+	/* of a directory made by vfs_mkdir_lazy: fills it, NULL once run */
+	void (*populate)(struct inode *dir);
+	struct inode *lazy_next;	/* the next such directory */
 };
 
 struct file {
@@ -106,6 +109,15 @@ struct inode *vfs_root(void);
 struct inode *vfs_lookup(struct inode *cwd, const char *path);
 int vfs_walk(struct inode *cwd, const char *path, struct inode **out);
 struct inode *vfs_mkdir(struct inode *parent, const char *name);
+/*
+ * A directory whose entries populate(dir) makes on its first use: the
+ * first path through it, listing or emptiness check (vfs_dir_populate).
+ * private is the directory's, for populate. It is never removed.
+ */
+struct inode *vfs_mkdir_lazy(struct inode *parent, const char *name,
+			     void (*populate)(struct inode *dir),
+			     void *private);
+void vfs_dir_populate(struct inode *dir);
 struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
@@ -149,6 +161,8 @@ int seq_init(struct seq_buf *s, size_t size);
 void seq_free(struct seq_buf *s);
 void seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
 void seq_puts(struct seq_buf *s, const char *str);
+void seq_bprintf(struct seq_buf *s, const char *fmt, const u32 *bin,
+		 size_t bin_words);
 void seq_set_nomem(struct seq_buf *s);
 ssize_t seq_read(struct seq_buf *s, struct file *f, char *buf, size_t n);
 

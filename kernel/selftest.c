@@ -129,6 +129,13 @@ void selftest_set_bytes_in_use(size_t (*fn)(void))
 	bytes_in_use = fn;
 }
 
+static void (*prepare)(void);
+
+void selftest_set_prepare(void (*fn)(void))
+{
+	prepare = fn;
+}
+
 /* Run one case; a case that leaks memory fails (usertests' leak check). */
 static void run_case(const struct kunit_suite *s, unsigned long i,
 		     struct totals *st)
@@ -185,6 +192,8 @@ int selftest_run(const char *filter)
 	struct totals all = { 0, 0, 0 };
 	int num = 0;
 
+	if (prepare)
+		prepare();
 	console_printf("KTAP version 1\n1..%d\n", count_selected(filter));
 	for (s = __start_selftests; s < __stop_selftests; s++)
 		if (suite_selected(s, filter))

@@ -1,6 +1,9 @@
 /*
  * vsprintf.c: the kernel's one formatter. Every console line, tracefs
- * read and trace line goes through vsnprintf.
+ * read and trace line goes through vsnprintf. vbin_printf and
+ * bstr_printf split it in two, as Linux's lib/vsprintf.c does for
+ * trace_printk: the arguments are kept in binary now, the text is
+ * made from them when the trace is read.
  */
 #include "kernel.h"
 #include "string.h"
@@ -25,6 +28,76 @@ struct spec {
 	int base;
 	bool upper;
 };
+
+/*
+ * Where a conversion's arguments come from: the caller's va_list
+ * (ap), also kept in bin when keep is set (vbin_printf); or, with no
+ * ap, read back from bin (bstr_printf). pos counts the bytes of bin
+ * used, or needed past its size.
+ */
+struct args {
+	va_list *ap;
+	u8 *bin;
+	size_t pos, size;
+	bool keep;
+};
+
+/*
+ * The next n-byte value's place in bin, or NULL past its end. Linux's
+ * layout: each value aligned to its size, an 8-byte one to 4 only.
+ */
+static u8 *bin_slot(struct args *a, size_t n)
+{
+	u8 *slot;
+
+	a->pos = ALIGN_UP(a->pos, n < 4 ? n : 4);
+	slot = a->bin && a->pos + n <= a->size ? a->bin + a->pos : NULL;
+	a->pos += n;
+	return slot;
+}
+
+/* An integer argument of n bytes (1, 2, 4 or 8), zero-extended. */
+static u64 arg_int(struct args *a, size_t n)
+{
+	u64 v = 0;
+	u8 *slot;
+
+	if (a->ap)
+		v = n == 8 ? va_arg(*a->ap, u64) : va_arg(*a->ap, unsigned int);
+	slot = !a->ap || a->keep ? bin_slot(a, n) : NULL;
+	if (slot && a->ap)
+		memcpy(slot, &v, n);		/* little-endian: the low bytes */
+	else if (slot)
+		memcpy(&v, slot, n);
+	return n == 8 ? v : v & ((1ULL << (8 * n)) - 1);
+}
+
+/*
+ * A %s argument. vbin_printf copies the string itself, NUL and all,
+ * if it fits; read back, one that is not whole within bin is "".
+ */
+static const char *arg_str(struct args *a)
+{
+	const char *s;
+	size_t len;
+
+	if (a->ap) {
+		s = va_arg(*a->ap, const char *);
+		if (a->keep) {
+			len = strlen(s ? s : "(null)") + 1;
+			if (a->bin && a->pos + len <= a->size)
+				memcpy(a->bin + a->pos, s ? s : "(null)", len);
+			a->pos += len;
+		}
+		return s;
+	}
+	if (a->pos >= a->size)
+		return "";
+	s = (const char *)a->bin + a->pos;
+	len = strnlen(s, a->size - a->pos);
+	a->pos += len + 1;
+	return a->pos <= a->size ? s : "";
+}
 
 static void put(struct out *o, char c)
 {
@@ -132,10 +205,10 @@ static const char *put_pointer(struct out *o, const char *f,
 	return symbol ? f + 1 : f;
 }
 
-static const char *parse_int(const char *f, int *v, va_list *ap)
+static const char *parse_int(const char *f, int *v, struct args *a)
 {
 	if (*f == '*') {
-		*v = va_arg(*ap, int);
+		*v = (int)arg_int(a, 4);
 		return f + 1;
 	}
 	*v = 0;
@@ -144,7 +217,7 @@ static const char *parse_int(const char *f, int *v, va_list *ap)
 	return f;
 }
 
-static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
+static const char *parse_spec(const char *f, struct spec *sp, struct args *a)
 {
 	for (sp->flags = 0;; f++) {
 		if (*f == '-')
@@ -160,14 +233,14 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 		else
 			break;
 	}
-	f = parse_int(f, &sp->width, ap);
+	f = parse_int(f, &sp->width, a);
 	if (sp->width < 0) {
 		sp->flags |= F_LEFT;
 		sp->width = -sp->width;
 	}
 	sp->prec = -1;
 	if (*f == '.') {
-		f = parse_int(f + 1, &sp->prec, ap);
+		f = parse_int(f + 1, &sp->prec, a);
 		if (sp->prec < 0)
 			sp->prec = -1;
 	}
@@ -197,72 +270,74 @@ static const char *parse_length(const char *f, int *lmod)
 	return f;
 }
 
-static s64 get_signed(int lmod, va_list *ap)
+/* The bytes of an argument of length modifier lmod. */
+static size_t arg_bytes(int lmod)
 {
-	if (lmod >= 2)
-		return va_arg(*ap, long long);
-	if (lmod == 1)
-		return va_arg(*ap, long);
-	if (lmod == -1)
-		return (s16)va_arg(*ap, int);
-	if (lmod == -2)
-		return (s8)va_arg(*ap, int);
-	return va_arg(*ap, int);
+	return lmod >= 1 ? 8 : lmod == -1 ? 2 : lmod == -2 ? 1 : 4;
 }
 
-static u64 get_unsigned(int lmod, va_list *ap)
+static s64 get_signed(int lmod, struct args *a)
 {
-	if (lmod >= 2)
-		return va_arg(*ap, unsigned long long);
-	if (lmod == 1)
-		return va_arg(*ap, unsigned long);
+	u64 v = arg_int(a, arg_bytes(lmod));
+
+	if (lmod >= 1)
+		return (s64)v;
 	if (lmod == -1)
-		return (u16)va_arg(*ap, unsigned int);
+		return (s16)v;
 	if (lmod == -2)
-		return (u8)va_arg(*ap, unsigned int);
-	return va_arg(*ap, unsigned int);
+		return (s8)v;
+	return (s32)v;
+}
+
+static u64 get_unsigned(int lmod, struct args *a)
+{
+	return arg_int(a, arg_bytes(lmod));
 }
 
 /* Put one conversion, f just past its '%'; returns what follows it. */
-static const char *convert(struct out *o, const char *f, va_list *ap)
+static const char *convert(struct out *o, const char *f, struct args *a)
 {
 	struct spec sp;
+	void *p;
 	int lmod;
 	char c;
 
-	f = parse_spec(f, &sp, ap);
+	f = parse_spec(f, &sp, a);
 	f = parse_length(f, &lmod);
 	switch (*f) {
 	case 'd':
 	case 'i':
-		put_signed(o, get_signed(lmod, ap), &sp);
+		put_signed(o, get_signed(lmod, a), &sp);
 		break;
 	case 'u':
-		put_unsigned(o, get_unsigned(lmod, ap), &sp);
+		put_unsigned(o, get_unsigned(lmod, a), &sp);
 		break;
 	case 'o':
 		sp.base = 8;
-		put_unsigned(o, get_unsigned(lmod, ap), &sp);
+		put_unsigned(o, get_unsigned(lmod, a), &sp);
 		break;
 	case 'X':
 		sp.upper = true;
 		/* fall through */
 	case 'x':
 		sp.base = 16;
-		put_unsigned(o, get_unsigned(lmod, ap), &sp);
+		put_unsigned(o, get_unsigned(lmod, a), &sp);
 		break;
 	case 'c':
-		c = (char)va_arg(*ap, int);
+		c = (char)arg_int(a, 1);
 		put_field(o, &c, 1, &sp);
 		break;
 	case 's': {
-		const char *s = va_arg(*ap, const char *);
+		const char *s = arg_str(a);
 
 		put_str(o, s ? s : "(null)", &sp);
 		break;
 	}
 	case 'p':
-		return put_pointer(o, f + 1, &sp, va_arg(*ap, void *));
+		p = (void *)(unsigned long)arg_int(a, 8);
+		if (a->keep)		/* kept: no symbol to look up now */
+			return f[1] == 'S' || f[1] == 's' ? f + 2 : f + 1;
+		return put_pointer(o, f + 1, &sp, p);
 	case '%':
 		put(o, '%');
 		break;
@@ -275,22 +350,61 @@ static const char *convert(struct out *o, const char *f, va_list *ap)
 	return f + 1;
 }
 
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+/* The text of fmt into buf (size bytes, NUL-terminated): its length. */
+static int format(char *buf, size_t size, const char *fmt, struct args *a)
 {
 	struct out o = { buf, size, 0 };
-	va_list args;
 
-	va_copy(args, ap);
 	while (*fmt) {
 		if (*fmt == '%')
-			fmt = convert(&o, fmt + 1, &args);
+			fmt = convert(&o, fmt + 1, a);
 		else
 			put(&o, *fmt++);
 	}
-	va_end(args);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
 	return (int)o.len;
+}
+
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	va_list args;
+	struct args a = { .ap = &args };
+	int len;
+
+	va_copy(args, ap);
+	len = format(buf, size, fmt, &a);
+	va_end(args);
+	return len;
+}
+
+/*
+ * Keep fmt's arguments in bin_buf (size words), strings copied in:
+ * returns the words they take, which may be more than size; what does
+ * not fit is left out.
+ */
+int vbin_printf(u32 *bin_buf, size_t size, const char *fmt, va_list ap)
+{
+	va_list args;
+	struct args a = { &args, (u8 *)bin_buf, 0, size * 4, true };
+
+	va_copy(args, ap);
+	format(NULL, 0, fmt, &a);
+	va_end(args);
+	return (int)(ALIGN_UP(a.pos, 4) / 4);
+}
+
+/*
+ * The text of fmt with the arguments vbin_printf kept in bin_buf, of
+ * bin_size words (Linux's bstr_printf trusts the buffer; the ring
+ * buffer's event says how long it is, so here it is bounded).
+ */
+int bstr_printf(char *buf, size_t size, const char *fmt, const u32 *bin_buf,
+		size_t bin_size)
+{
+	struct args a = { NULL, (u8 *)bin_buf, 0, bin_size * 4, false };
+
+	return format(buf, size, fmt, &a);
 }
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)

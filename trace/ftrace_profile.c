@@ -347,20 +347,27 @@ static int function_profile_enabled_store(char *buf, struct file *file,
 	return ret ? ret : ftrace_profile_set_enabled(val);
 }
 
-void ftrace_profile_tracefs(struct inode *dir)
+/* trace_stat/functionN, made on the directory's first use. */
+static void populate_trace_stat(struct inode *stat_dir)
 {
-	struct inode *stat_dir = vfs_mkdir(dir, "trace_stat");
 	char name[16];
 	long cpu;
 
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		snprintf(name, sizeof(name), "function%ld", cpu);
+		create_simple(stat_dir, name, function_stat_file_show, NULL,
+			      cpu);
+	}
+}
+
+void ftrace_profile_tracefs(struct inode *dir)
+{
+	long cpu;
+
+	vfs_mkdir_lazy(dir, "trace_stat", populate_trace_stat, NULL);
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		ftrace_profile_alloc_cpu(&ftrace_profile_stats[cpu]);
 	create_simple(dir, "function_profile_enabled", simple_show_int,
 		      function_profile_enabled_store,
 		      (long)&ftrace_profile_enabled);
-	for (cpu = 0; stat_dir && cpu < trace_nr_cpus(); cpu++) {
-		snprintf(name, sizeof(name), "function%ld", cpu);
-		create_simple(stat_dir, name, function_stat_file_show, NULL,
-			      cpu);
-	}
 }

@@ -88,6 +88,17 @@ struct print_entry {
 };
 
 /*
+ * trace_printk's with a constant format (Linux's bprint_entry): the
+ * format's address and its arguments as vbin_printf keeps them.
+ */
+struct bprint_entry {
+	struct trace_entry ent;
+	u32 ip;
+	u32 fmt;
+	u32 buf[];
+};
+
+/*
  * function_graph's events (Linux's ftrace_graph_ent_entry and
  * ftrace_graph_ret_entry, 32 and 52 bytes with their header): 16 and 24
  * bytes here. A return keeps the duration, in trace clock units, not
@@ -416,6 +427,11 @@ void tracing_log_err(struct trace_array *tr, const char *loc,
 		     const char *cmd, const char *const *errs, u8 type, u16 pos);
 void tracing_err_log_create_file(struct inode *dir);
 
+/* trace_printk.c */
+void trace_seq_bprint(struct seq_buf *s, const struct bprint_entry *field,
+		      unsigned int len);
+void printk_formats_show(struct seq_buf *s, long data);
+
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);
@@ -478,6 +494,7 @@ struct trace_iterator {
 	unsigned long trace_flags;	/* the options when opened */
 	/* The entry being printed, copied out of the buffer. */
 	struct trace_entry *ent;
+	unsigned int ent_size;		/* its bytes */
 	void *ent_buf;
 	int cpu;
 	u64 ts;
@@ -500,6 +517,7 @@ void ftrace_dump(bool all_cpus);
 
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
+bool trace_print_msg(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);
 void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);

@@ -30,6 +30,13 @@ static struct trace_event_field print_fields[] = {
 	{ 0 },
 };
 
+static struct trace_event_field bprint_fields[] = {
+	FIELD("unsigned int", "ip", 4, 4),
+	FIELD("unsigned int", "fmt", 8, 4),
+	FIELD("u32[]", "buf", 12, 0),
+	{ 0 },
+};
+
 static struct trace_event_field funcgraph_entry_fields[] = {
 	FIELD("unsigned int", "func", 4, 4),
 	FIELD("unsigned int", "depth", 8, 4),
@@ -67,3 +74,5 @@ FTRACE_ENTRY(funcgraph_exit, TRACE_GRAPH_RET,
 FTRACE_ENTRY(kernel_stack, TRACE_STACK,
 	     "\"\\t=> %ps\\n\", (void *)REC->caller[0...size-1]");
 FTRACE_ENTRY(print, TRACE_PRINT, "\"%ps: %s\", (void *)REC->ip, REC->buf");
+FTRACE_ENTRY(bprint, TRACE_BPRINT,
+	     "\"%ps: %s\", (void *)REC->ip, REC->fmt");

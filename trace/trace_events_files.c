@@ -308,21 +308,27 @@ static void header_event_show(struct seq_buf *s, long data)
 		 "\tdata max type_len  == 28\n");
 }
 
+/*
+ * events/ and the hundreds of files under it are made on its first
+ * use, not at boot, as Linux's eventfs makes them on lookup
+ * (kernel/fs/vfs.c:vfs_mkdir_lazy).
+ */
+static void populate_events(struct inode *events)
+{
+	create_system_dirs(events);
+	create_simple(events, "header_event", header_event_show, NULL, 0);
+	create_simple(events, "header_page", header_page_show, NULL, 0);
+	create_simple(events, "enable", system_enable_show,
+		      system_enable_store, 0);
+}
+
 void trace_events_create_files(struct inode *dir)
 {
-	struct inode *events = vfs_mkdir(dir, "events");
-
+	vfs_mkdir_lazy(dir, "events", populate_events, NULL);
 	create_simple(dir, "set_event", available_events_show,
 		      set_event_store, 1);
 	create_simple(dir, "available_events", available_events_show, NULL,
 		      0);
 	trace_event_pid_create_files(dir);
 	tracing_err_log_create_file(dir);
-	if (!events)
-		return;
-	create_system_dirs(events);
-	create_simple(events, "header_event", header_event_show, NULL, 0);
-	create_simple(events, "header_page", header_page_show, NULL, 0);
-	create_simple(events, "enable", system_enable_show,
-		      system_enable_store, 0);
 }

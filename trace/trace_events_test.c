@@ -4,7 +4,7 @@
  * halfword; a probe's registration patching the site to a c.j and back;
  * and no switch lost while the other harts switch tasks and the site
  * changes under them, in both patch modes (stop_machine and live);
- * and trace_printk's print event.
+ * and trace_printk's bprint event.
  */
 #include "kernel.h"
 #include "string.h"
@@ -224,32 +224,54 @@ static void no_switch_lost_in_either_mode(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ftrace_set_patch_mode(boot_mode), 0);
 }
 
-/*
- * trace_printk: a print event whose ip names its caller, as the trace
- * shows it, and the text formatted.
- */
-static void trace_printk_records_print(struct kunit *t)
+/* The text of a bprint event, from its format and binary arguments. */
+static void bprint_text(struct ring_buffer_event *e, char *text, size_t size)
 {
-	struct selftest_event ev[8];
-	int n, i, found = 0;
-	char name[64];
+	struct bprint_entry *b = ring_buffer_event_data(e);
+	size_t len = ring_buffer_event_length(e) - ((u8 *)b - (u8 *)e);
+
+	bstr_printf(text, size, (const char *)(unsigned long)b->fmt, b->buf,
+		    (len - sizeof(*b)) / sizeof(u32));
+}
+
+/*
+ * trace_printk with a constant format: one bprint event, whose ip
+ * names its caller, whose fmt is the format, and whose arguments make
+ * the text again.
+ */
+static void trace_printk_records_bprint(struct kunit *t)
+{
+	struct ring_buffer_event *e;
+	struct bprint_entry *b;
+	char text[32] = "", name[64] = "";
+	int cpu, found = 0;
+	u64 ts;
 
 	tracing_selftest_need_defaults(t);
 	tracing_reset_online_cpus(&global_trace);
 	ftrace_test_printk(42);
-	n = tracing_selftest_consume(ev, ARRAY_SIZE(ev));
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%ps",
-			 (void *)(unsigned long)ev[i].word[1]);
-		found += (ev[i].word[0] & 0x1f) == TRACE_PRINT &&
-			 !strcmp(name, "ftrace_test_printk") &&
-			 !memcmp(&ev[i].word[2], "a=42", 4);
-	}
+	ring_buffer_reader_lock(global_trace.buffer);
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		while ((e = ring_buffer_consume(global_trace.buffer, cpu, &ts,
+						NULL))) {
+			b = ring_buffer_event_data(e);
+			if (entry_type(&b->ent) != TRACE_BPRINT)
+				continue;
+			found++;
+			snprintf(name, sizeof(name), "%ps",
+				 (void *)(unsigned long)b->ip);
+			KUNIT_EXPECT_STREQ(t, (const char *)(unsigned long)b->fmt,
+					   "a=%ld\n");
+			bprint_text(e, text, sizeof(text));
+		}
+	ring_buffer_reader_unlock(global_trace.buffer);
 	KUNIT_EXPECT_EQ(t, found, 1);
+	KUNIT_EXPECT_STREQ(t, name, "ftrace_test_printk");
+	KUNIT_EXPECT_STREQ(t, text, "a=42\n");
 }
 
 SELFTEST_SUITE(events,
 	KUNIT_CASE(sites_are_verified),
 	KUNIT_CASE(probe_patches_site),
 	KUNIT_CASE(no_switch_lost_in_either_mode),
-	KUNIT_CASE(trace_printk_records_print));
+	KUNIT_CASE(trace_printk_records_bprint));

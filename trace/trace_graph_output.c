@@ -366,12 +366,12 @@ static void print_graph_return(struct trace_iterator *iter, u32 flags)
 }
 
 /*
- * trace_marker's text or a trace event's line, as a C comment in the
- * call tree, as Linux shows them: between slash-star and star-slash.
+ * trace_marker's or trace_printk's text or a trace event's line, as a
+ * C comment in the call tree, as Linux shows them: between slash-star
+ * and star-slash.
  */
 static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 {
-	struct print_entry *field = (struct print_entry *)iter->ent;
 	int depth = cpu_data(iter)->depth;
 	struct seq_buf *s = &iter->seq;
 
@@ -383,7 +383,7 @@ static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 	if (entry_type(iter->ent) == TRACE_RAW_EVENT)
 		trace_event_print(s, iter->ent);
 	else
-		seq_puts(s, field->buf);
+		trace_print_msg(iter);
 	if (!s->overflow && s->len && s->buf[s->len - 1] == '\n')
 		s->len--;
 	seq_puts(s, " */\n");
@@ -402,6 +402,7 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 		print_graph_return(iter, flags);
 		return TRACE_TYPE_HANDLED;
 	case TRACE_PRINT:
+	case TRACE_BPRINT:
 	case TRACE_RAW_EVENT:
 		print_graph_comment(iter, flags);
 		return TRACE_TYPE_HANDLED;

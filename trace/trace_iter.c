@@ -131,8 +131,9 @@ static bool trace_find_next_entry_inc(struct trace_iterator *iter)
 		return false;
 	iter->ts = trace_clock_to_ns(iter->tr, iter->ts);
 	data = ring_buffer_event_data(event);
-	memcpy(iter->ent_buf, data, ring_buffer_event_length(event) -
-	       ((u8 *)data - (u8 *)event));
+	iter->ent_size = ring_buffer_event_length(event) -
+			 ((u8 *)data - (u8 *)event);
+	memcpy(iter->ent_buf, data, iter->ent_size);
 	iter->ent = iter->ent_buf;
 	iter->cpu = cpu;
 	iter->lost_events = lost;

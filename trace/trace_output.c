@@ -162,6 +162,16 @@ static void trace_print_print(struct trace_iterator *iter)
 	seq_printf(&iter->seq, ": %s", field->buf);
 }
 
+/* Linux's trace_bprint_print: as a print event shows. */
+static void trace_bprint_print(struct trace_iterator *iter)
+{
+	struct bprint_entry *field = (struct bprint_entry *)iter->ent;
+
+	seq_print_ip_sym(&iter->seq, field->ip, iter->trace_flags);
+	seq_puts(&iter->seq, ": ");
+	trace_seq_bprint(&iter->seq, field, iter->ent_size);
+}
+
 static void print_event(struct trace_iterator *iter)
 {
 	switch (entry_type(iter->ent)) {
@@ -173,6 +183,9 @@ static void print_event(struct trace_iterator *iter)
 		break;
 	case TRACE_PRINT:
 		trace_print_print(iter);
+		break;
+	case TRACE_BPRINT:
+		trace_bprint_print(iter);
 		break;
 	case TRACE_RAW_EVENT:
 		trace_event_print(&iter->seq, iter->ent);
@@ -199,6 +212,15 @@ static void test_cpu_buff_start(struct trace_iterator *iter)
 			   iter->cpu);
 }
 
+/* Linux's trace_bprint_raw: `: IP : TEXT`. */
+static void trace_bprint_raw(struct trace_iterator *iter)
+{
+	struct bprint_entry *field = (struct bprint_entry *)iter->ent;
+
+	seq_printf(&iter->seq, ": %x : ", field->ip);
+	trace_seq_bprint(&iter->seq, field, iter->ent_size);
+}
+
 /*
  * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
  * numbers, then the event's fields (a stack trace prints as usual).
@@ -218,24 +240,37 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 		seq_printf(s, "%x %x\n", fn->ip, fn->parent_ip);
 	else if (entry_type(iter->ent) == TRACE_PRINT)
 		seq_printf(s, "# %x %s", print->ip, print->buf);
+	else if (entry_type(iter->ent) == TRACE_BPRINT)
+		trace_bprint_raw(iter);
 	else
 		seq_printf(s, "%u ?\n", entry_type(iter->ent));
 	return true;
 }
 
 /*
- * printk-msg-only (with trace_printk): a trace_marker text alone, as
- * Linux's trace_print_printk_msg_only.
+ * The text of a print or bprint event alone (Linux's
+ * trace_print_printk_msg_only and trace_print_bprintk_msg_only).
  */
+bool trace_print_msg(struct trace_iterator *iter)
+{
+	switch (entry_type(iter->ent)) {
+	case TRACE_PRINT:
+		seq_puts(&iter->seq, ((struct print_entry *)iter->ent)->buf);
+		return true;
+	case TRACE_BPRINT:
+		trace_seq_bprint(&iter->seq, (void *)iter->ent, iter->ent_size);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* printk-msg-only, with trace_printk: a print event's text alone. */
 static bool print_msg_only(struct trace_iterator *iter)
 {
 	unsigned long need = TRACE_ITER_PRINTK | TRACE_ITER_PRINTK_MSGONLY;
 
-	if (entry_type(iter->ent) != TRACE_PRINT ||
-	    (iter->trace_flags & need) != need)
-		return false;
-	seq_puts(&iter->seq, ((struct print_entry *)iter->ent)->buf);
-	return true;
+	return (iter->trace_flags & need) == need && trace_print_msg(iter);
 }
 
 /* An event's text: the tracer's own, or the context columns and event. */

@@ -193,7 +193,7 @@ static const struct file_operations free_buffer_fops = {
 	.release = free_buffer_release,
 };
 
-/* ---- buffer_percent, timestamp_mode, printk_formats ---------------------- */
+/* ---- buffer_percent, timestamp_mode -------------------------------------- */
 
 static void buffer_percent_show(struct seq_buf *s, long data)
 {
@@ -218,14 +218,6 @@ static int buffer_percent_store(char *buf, struct file *file, long data)
 static void timestamp_mode_show(struct seq_buf *s, long data)
 {
 	seq_puts(s, "[delta] absolute\n");
-}
-
-/*
- * The formats of trace_printk() and tracepoint_string(): this kernel
- * has neither, so the file is empty.
- */
-static void printk_formats_show(struct seq_buf *s, long data)
-{
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -313,9 +305,9 @@ static void create_tracer_options(struct inode *opts, struct tracer *t)
 	}
 }
 
-static void create_options_dir(struct inode *dir)
+/* options/, made on its first use (kernel/fs/vfs.c:vfs_mkdir_lazy). */
+static void populate_options(struct inode *opts)
 {
-	struct inode *opts = vfs_mkdir(dir, "options");
 	struct tracer *t;
 	unsigned int i;
 
@@ -324,6 +316,11 @@ static void create_options_dir(struct inode *dir)
 			      core_option_store, 1L << i);
 	for (t = trace_types_list(); t; t = t->next)
 		create_tracer_options(opts, t);
+}
+
+static void create_options_dir(struct inode *dir)
+{
+	vfs_mkdir_lazy(dir, "options", populate_options, NULL);
 }
 
 /* ---- trace_marker, README ------------------------------------------------- */
@@ -415,9 +412,10 @@ static void readme_show(struct seq_buf *s, long data)
 
 /* ---- the tree ------------------------------------------------------------ */
 
-static void create_per_cpu(struct inode *dir)
+/* per_cpu/, made on its first use, as options/ is. */
+static void populate_per_cpu(struct inode *per_cpu)
 {
-	struct inode *per_cpu = vfs_mkdir(dir, "per_cpu"), *d;
+	struct inode *d;
 	char name[16];
 	long cpu;
 
@@ -436,6 +434,11 @@ static void create_per_cpu(struct inode *dir)
 		create_simple(d, "buffer_size_kb", buffer_size_show,
 			      buffer_size_store, cpu + 1);
 	}
+}
+
+static void create_per_cpu(struct inode *dir)
+{
+	vfs_mkdir_lazy(dir, "per_cpu", populate_per_cpu, NULL);
 }
 
 void trace_create_files(struct inode *dir)

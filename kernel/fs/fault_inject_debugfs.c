@@ -64,19 +64,25 @@ static int times_store(char *buf, struct file *file, long data)
 	return 0;
 }
 
-/* Linux's fault_create_debugfs_attr. */
-static void fault_create_debugfs_attr(const char *name, struct inode *parent,
-				      struct fault_attr *attr)
+/* The knobs of the fault_attr in dir->private, made on first use. */
+static void fault_attr_populate(struct inode *dir)
 {
-	struct inode *dir = vfs_mkdir(parent, name);
-	long data = (long)attr;
+	long data = (long)dir->private;
 
-	if (!dir ||
-	    !create_simple(dir, "probability", probability_show,
+	if (!create_simple(dir, "probability", probability_show,
 			   probability_store, data) ||
 	    !create_simple(dir, "interval", interval_show, interval_store,
 			   data) ||
 	    !create_simple(dir, "times", times_show, times_store, data))
+		pr_err("fault_inject: cannot create /sys/kernel/debug/%s\n",
+		       dir->name);
+}
+
+/* Linux's fault_create_debugfs_attr; kernel/fs/vfs.c:vfs_mkdir_lazy. */
+static void fault_create_debugfs_attr(const char *name, struct inode *parent,
+				      struct fault_attr *attr)
+{
+	if (!vfs_mkdir_lazy(parent, name, fault_attr_populate, attr))
 		pr_err("fault_inject: cannot create /sys/kernel/debug/%s\n",
 		       name);
 }

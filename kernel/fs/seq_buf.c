@@ -78,6 +78,18 @@ void seq_printf(struct seq_buf *s, const char *fmt, ...)
 	s->len += n;
 }
 
+/* Linux's seq_buf_bprintf: fmt with the arguments vbin_printf kept. */
+void seq_bprintf(struct seq_buf *s, const char *fmt, const u32 *bin,
+		 size_t bin_words)
+{
+	int n = bstr_printf(NULL, 0, fmt, bin, bin_words);
+
+	if (!seq_reserve(s, n))
+		return;
+	bstr_printf(s->buf + s->len, s->size - s->len, fmt, bin, bin_words);
+	s->len += n;
+}
+
 /* What a show() could not make room for is an error, not a short file. */
 void seq_set_nomem(struct seq_buf *s)
 {

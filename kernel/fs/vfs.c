@@ -11,9 +11,15 @@
 #include "string.h"
 #include "printk.h"
 #include "spinlock.h"
+#include "sched.h"
+#include "selftest.h"
 
 static struct inode *root;
 static DEFINE_SPINLOCK(tree_lock);
+/* Directories fill one at a time, and by one task (see vfs_mkdir_lazy). */
+static DEFINE_MUTEX(populate_lock);
+static struct task *populating;
+static struct inode *lazy_dirs;		/* every one, under tree_lock */
 
 struct inode *vfs_root(void)
 {
@@ -94,6 +100,66 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 struct inode *vfs_mkdir(struct inode *parent, const char *name)
 {
 	return add_inode(parent, name, S_IFDIR | 0755);
+}
+
+/*
+ * Boot makes hundreds of tracefs files that few sessions read (the
+ * events' directories, options/): Linux's eventfs makes events/ on
+ * lookup for the same reason (fs/tracefs/event_inode.c). Here any
+ * directory can be filled on first use. Others wait on populate_lock
+ * until it is full; the task filling it may look inside meanwhile.
+ */
+struct inode *vfs_mkdir_lazy(struct inode *parent, const char *name,
+			     void (*populate)(struct inode *dir),
+			     void *private)
+{
+	struct inode *dir = vfs_mkdir(parent, name);
+	unsigned long flags;
+
+	if (!dir)
+		return NULL;
+	dir->private = private;
+	flags = spin_lock_irqsave(&tree_lock);
+	dir->populate = populate;
+	dir->lazy_next = lazy_dirs;
+	lazy_dirs = dir;
+	spin_unlock_irqrestore(&tree_lock, flags);
+	return dir;
+}
+
+void vfs_dir_populate(struct inode *dir)
+{
+	if (!READ_ONCE(dir->populate) || READ_ONCE(populating) == current)
+		return;
+	mutex_lock(&populate_lock);
+	if (dir->populate) {
+		populating = current;
+		dir->populate(dir);
+		populating = NULL;
+		/* its children were linked under tree_lock, which orders them */
+		WRITE_ONCE(dir->populate, NULL);
+	}
+	mutex_unlock(&populate_lock);
+}
+
+/*
+ * Before a selftest run: what a case makes on first use would count
+ * as its leak, so every lazy directory is filled first. New ones go in
+ * front of the list, so the walk starts again until none is left.
+ */
+static void vfs_populate_all(void)
+{
+	struct inode *dir;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (dir = READ_ONCE(lazy_dirs); dir; dir = dir->lazy_next)
+			if (READ_ONCE(dir->populate)) {
+				vfs_dir_populate(dir);
+				again = true;
+			}
+	}
 }
 
 struct inode *vfs_create(struct inode *parent, const char *name,
@@ -241,6 +307,7 @@ int vfs_for_each_child(struct inode *dir,
 
 	if (ret)
 		return ret;
+	vfs_dir_populate(dir);
 	flags = spin_lock_irqsave(&tree_lock);
 	list_for_each_entry(child, &dir->children, sibling)
 		if ((ret = fn(child, data)))
@@ -313,6 +380,7 @@ static int walk_component(struct inode **dir, const char *name, size_t len)
 			*dir = (*dir)->parent;
 		return 0;
 	}
+	vfs_dir_populate(*dir);
 	flags = spin_lock_irqsave(&tree_lock);
 	child = find_child(*dir, name, len);
 	spin_unlock_irqrestore(&tree_lock, flags);
@@ -560,6 +628,7 @@ static const struct file_operations null_fops = {
  */
 static void vfs_init(void)
 {
+	selftest_set_prepare(vfs_populate_all);
 	root = alloc_inode("", 0, S_IFDIR | 0755);
 	if (root)
 		root->iops = &ramfs_dir_ops;

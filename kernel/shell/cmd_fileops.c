@@ -92,6 +92,7 @@ static int remove_inode(struct inode *inode)
 
 static bool dir_empty(struct inode *dir)
 {
+	vfs_dir_populate(dir);
 	return list_empty(&dir->children);
 }
 

@@ -159,7 +159,7 @@ def test_ftrace_formats(k):
     """The tracers' own records: a format and an id, no enable (as Linux,
     which has no id without PERF_EVENTS); rvftrace's 4-byte context word
     and 32-bit addresses, the print fmt Linux's."""
-    k.check(k.run(f'ls {T}/events/ftrace'), 'funcgraph_entry\n'
+    k.check(k.run(f'ls {T}/events/ftrace'), 'bprint\nfuncgraph_entry\n'
             'funcgraph_exit\nfunction\nkernel_stack\nprint\n')
     k.check(k.run(f'ls {T}/events/ftrace/function'), 'format\nid\n')
     k.check(cat(k, 'events/ftrace/function/format'),

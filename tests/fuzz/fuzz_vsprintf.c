@@ -6,6 +6,9 @@
  * the text around it and the buffer size. Both formatters must return
  * the same length and store the same bytes, and the kernel's must stay
  * inside a buffer of exactly that size and inside a %.Ns string's N.
+ * trace_printk's two halves, vbin_printf then bstr_printf, must make
+ * the same text too, where the string argument is a C string (Linux's
+ * vbin_printf copies it whole, as this one does).
  */
 #include <stdarg.h>
 #include "fuzz.h"
@@ -159,18 +162,40 @@ static void wrap_text(struct fuzz_in *in, char *fmt)
 		append(fmt, " |");
 }
 
-/* Both formatters on one argument list: same length, same bytes. */
+/* Is the %s argument, if any, a C string (pick_string)? */
+static bool c_string_arg;
+
+/* The text of fmt through vbin_printf and bstr_printf: its length. */
+static int through_binary(char *buf, size_t size, const char *fmt,
+			  va_list ap)
+{
+	static u32 bin[BUF_MAX];
+	int words = vbin_printf(bin, BUF_MAX, fmt, ap);
+
+	FUZZ_CHECK(words <= BUF_MAX);
+	return bstr_printf(buf, size, fmt, bin, words);
+}
+
+/*
+ * Both formatters on one argument list: same length, same bytes; and
+ * through binary, for a C string, the same again.
+ */
 static void __printf(2, 3) compare(size_t size, const char *fmt, ...)
 {
 	static char host[BUF_MAX];
 	char *ours = size ? malloc(size) : NULL;
-	va_list ap, ap2;
-	int n_ours, n_host;
+	char *back = size && c_string_arg ? malloc(size) : NULL;
+	va_list ap, ap2, ap3;
+	int n_ours, n_host, n_back = 0;
 
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
+	va_copy(ap3, ap);
 	n_ours = rv_vsnprintf(ours, size, fmt, ap);
 	n_host = vsnprintf(size ? host : NULL, size, fmt, ap2);
+	if (c_string_arg)
+		n_back = through_binary(back, size, fmt, ap3);
+	va_end(ap3);
 	va_end(ap2);
 	va_end(ap);
 	if (n_ours != n_host || (size && strcmp(ours, host)))
@@ -179,6 +204,12 @@ static void __printf(2, 3) compare(size_t size, const char *fmt, ...)
 			n_ours, size ? host : "", n_host);
 	FUZZ_CHECK(n_ours == n_host);
 	FUZZ_CHECK(!size || !memcmp(ours, host, min((size_t)n_host + 1, size)));
+	if (c_string_arg) {
+		FUZZ_CHECK(n_back == n_host);
+		FUZZ_CHECK(!size ||
+			   !memcmp(back, host, min((size_t)n_host + 1, size)));
+	}
+	free(back);
 	free(ours);
 }
 
@@ -196,6 +227,7 @@ static char *pick_string(struct fuzz_in *in, int prec)
 		s[i] = fuzz_u8(in) ?: 'x';
 	if (!bounded)
 		s[len] = 0;
+	c_string_arg = !bounded;
 	return s;
 }
 
@@ -228,6 +260,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u64 v;
 	char *s;
 
+	c_string_arg = true;
 	pick_conv(&in, &c);
 	wrap_text(&in, c.fmt);
 	buf_size = fuzz_pick(&in, 0xff) * (fuzz_u8(&in) & 1 ? 1 : 2) + 1;

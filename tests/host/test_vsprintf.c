@@ -1,7 +1,8 @@
 /*
  * test_vsprintf.c: lib/vsprintf.c against the host's printf, which
  * follows the C standard, plus what only the kernel's has (%pS, %ps,
- * scnprintf).
+ * scnprintf, and trace_printk's vbin_printf and bstr_printf: every
+ * format checked is also kept in binary and made back into text).
  */
 #include "test.h"
 #include <limits.h>
@@ -47,28 +48,54 @@ size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
 	return 0;
 }
 
-/* Format with the kernel's and the host's vsnprintf; both must agree. */
-__attribute__((format(printf, 3, 4)))
-static void check(int *failed, int line, const char *fmt, ...)
+static void compare(int *failed, int line, const char *how, const char *fmt,
+		    const char *ours, int n_ours, const char *host, int n_host)
 {
-	char ours[512], host[512];
-	int n_ours, n_host;
-	va_list ap, ap2;
-
-	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	n_ours = rv_vsnprintf(ours, sizeof(ours), fmt, ap);
-	n_host = vsnprintf(host, sizeof(host), fmt, ap2);
-	va_end(ap2);
-	va_end(ap);
 	if (n_ours != n_host || memcmp(ours, host, n_host + 1)) {
-		printf("    # %s:%d: \"%s\" gave \"%s\" (%d), host \"%s\" (%d)\n",
-		       __FILE__, line, fmt, ours, n_ours, host, n_host);
+		printf("    # %s:%d: \"%s\" %s gave \"%s\" (%d), host \"%s\" (%d)\n",
+		       __FILE__, line, fmt, how, ours, n_ours, host, n_host);
 		*failed = 1;
 	}
 }
 
+/*
+ * Format with the kernel's and the host's vsnprintf, and with the
+ * kernel's vbin_printf then bstr_printf: all three must agree.
+ */
+__attribute__((format(printf, 3, 4)))
+static void check(int *failed, int line, const char *fmt, ...)
+{
+	char ours[512], host[512], back[512];
+	int n_ours, n_host, n_back, words;
+	u32 bin[128];
+	va_list ap, ap2, ap3;
+
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	va_copy(ap3, ap);
+	n_ours = rv_vsnprintf(ours, sizeof(ours), fmt, ap);
+	n_host = vsnprintf(host, sizeof(host), fmt, ap2);
+	words = vbin_printf(bin, 128, fmt, ap3);
+	va_end(ap3);
+	va_end(ap2);
+	va_end(ap);
+	compare(failed, line, "", fmt, ours, n_ours, host, n_host);
+	n_back = bstr_printf(back, sizeof(back), fmt, bin, words);
+	compare(failed, line, "in binary", fmt, back, n_back, host, n_host);
+}
+
 #define CHECK(...) check(failed, __LINE__, __VA_ARGS__)
+
+static int test_vbin(u32 *bin, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int words;
+
+	va_start(ap, fmt);
+	words = vbin_printf(bin, size, fmt, ap);
+	va_end(ap);
+	return words;
+}
 
 TEST(signed_decimal)
 {
@@ -346,4 +373,41 @@ TEST(scnprintf_appends)
 		len += rv_scnprintf(buf + len, sizeof(buf) - len, "%d,", i);
 	EXPECT_EQ(len, 9);
 	EXPECT_STR(buf, "0,1,2,3,4");
+}
+
+/* Linux's layout: each value aligned to its size, 8-byte ones to 4. */
+TEST(vbin_printf_layout)
+{
+	u32 bin[16];
+	int words;
+
+	memset(bin, 0xff, sizeof(bin));
+	words = test_vbin(bin, 16, "%c%d %lld %s|%hd", 'x', -2, 0x100000002LL,
+			  "ab", 7);
+	EXPECT_EQ(words, 6);
+	EXPECT_EQ(bin[0] & 0xff, 'x');
+	EXPECT_EQ(bin[1], (u32)-2);
+	EXPECT_EQ(bin[2], 2);			/* low half first */
+	EXPECT_EQ(bin[3], 1);
+	EXPECT(!memcmp(&bin[4], "ab", 3));
+	EXPECT_EQ(((u8 *)bin)[20] | ((u8 *)bin)[21] << 8, 7);
+}
+
+/*
+ * Too small a buffer: the words needed are counted, nothing is written
+ * past it, and a string that is not whole in it reads back as "".
+ */
+TEST(vbin_printf_short_buffer)
+{
+	u32 bin[4] = { 0 };
+	char text[64];
+	int words;
+
+	words = test_vbin(bin, 2, "%d %s", 5, "a long string");
+	EXPECT_EQ(words, 5);
+	EXPECT_EQ(bin[2], 0);
+	EXPECT_EQ(bstr_printf(text, sizeof(text), "%d %s", bin, 2), 2);
+	EXPECT_STR(text, "5 ");
+	EXPECT_EQ(bstr_printf(text, sizeof(text), "%d %d", bin, 1), 3);
+	EXPECT_STR(text, "5 0");
 }
