@@ -141,7 +141,7 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo mutate docs lab grade grade-check FORCE
+	fuzz-bins trace-demo record mutate docs lab grade grade-check FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -354,6 +354,16 @@ bench: deps
 trace-demo: deps $(B)/kernel.elf
 	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
 
+# `make record CMD='run fib 10' [TRACER=function_graph] [EVENTS=sched]
+# [FILTER=fib]`: the guest's trace-cmd record into $(B)/trace.dat, over
+# the shared folder, then the host's trace-cmd report (docs/export.md).
+CMD	?= run fib 10
+record: deps $(B)/kernel.elf
+	$(PYTHON) scripts/record.py --build $(B) --smp $(SMP) --cmd "$(CMD)" \
+	    $(if $(TRACER),--tracer $(TRACER)) \
+	    $(foreach e,$(EVENTS),--events $(e)) \
+	    $(foreach f,$(FILTER),--filter $(f))
+
 # Reliability on SMP=4, with figures in $(B)/stress.json; ARGS passes
 # options to scripts/stress.py (--ops N --soak SECONDS --seed N ...).
 stress: deps $(B)/kernel.elf
@@ -392,6 +402,7 @@ help:
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          -icount instruction counts: build/bench.json, README"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
+	@echo "  record         CMD='run fib 10' [TRACER=...] [EVENTS=sched]: $(B)/trace.dat, trace-cmd report"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
