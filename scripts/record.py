@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """record.py: what `make record` runs. Boot the kernel with the build
-folder shared as /mnt/host (virtio-9p), record a command with the
+folder (or --out) shared as /mnt/host (virtio-9p), record a command with the
 guest's trace-cmd, power off, and print the host's `trace-cmd report`
 of the trace.dat the guest left there:
 
     scripts/record.py --cmd 'run fib 10' [--tracer function_graph]
         [--events sched] [--filter FUNC] [--build DIR] [--smp N]
-        [--text]
+        [--out DIR] [--text]
 
 At the shell it types `trace-cmd record [-p TRACER] [-e EVENTS]
 [-l FUNC] -o /mnt/host/trace.dat CMD`. With --text it sets up the same
 with `trace-cmd start`, runs CMD, stops, and saves the guest's own `cat
-trace` in DIR/trace.txt before `trace-cmd extract -o
+trace` in OUT/trace.txt before `trace-cmd extract -o
 /mnt/host/trace.dat`, so that the two can be compared event for event
 (tests/host/test_trace_dat.py).
 """
@@ -74,20 +74,22 @@ def main():
     ap.add_argument('--filter', action='append')
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--smp', type=int, default=1)
+    ap.add_argument('--out', help='the folder shared (default: --build)')
     ap.add_argument('--text', action='store_true')
     args = ap.parse_args()
     if not args.tracer and not args.events:
         args.tracer = 'function'
     build = os.path.abspath(args.build)
+    out = os.path.abspath(args.out or build)
     for name in ('trace.dat', 'trace.txt'):
-        if os.path.exists(os.path.join(build, name)):
-            os.remove(os.path.join(build, name))
+        if os.path.exists(os.path.join(out, name)):
+            os.remove(os.path.join(out, name))
     k = harness.Kernel(build=build, smp=args.smp,
-                       qemu_args=harness.share_args(build))
+                       qemu_args=harness.share_args(out))
     with k:
         (record_with_text if args.text else record)(k, args)
         k.poweroff()
-    dat = os.path.join(build, 'trace.dat')
+    dat = os.path.join(out, 'trace.dat')
     print(f'record: {dat}')
     if shutil.which('trace-cmd'):
         sys.stdout.flush()
