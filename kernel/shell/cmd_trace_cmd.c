@@ -7,7 +7,8 @@
  * tracefs checks and refuses its input as it does theirs.
  *
  * `record` and `extract` write a trace.dat (trace_dat.c) from
- * trace_pipe_raw, which empties the ring buffer as trace-cmd's do.
+ * trace_pipe_raw, which empties the ring buffer as trace-cmd's do;
+ * `report` reads one back (trace_dat_read.c).
  * `record` runs a shell command or workload, not a program, and leaves
  * the tracer set; options changed with -O are put back by `reset`,
  * which also empties the filters and turns the events off.
@@ -59,6 +60,7 @@ static const char *const usage_lines[] = {
 	"                      the same, tracing only while COMMAND runs, then",
 	"                      write FILE (trace.dat)",
 	"  extract [-o FILE]   write what the buffers hold to FILE (trace.dat)",
+	"  report [[-i] FILE]  print the events of FILE (trace.dat)",
 	"  stop                stop recording (tracing_on 0)",
 	"  show [-p]           print the trace (-p: trace_pipe, until Ctrl-C)",
 	"  list -t|-o|-f|-e... tracers, options, functions, events",
@@ -338,6 +340,25 @@ static int tc_record(struct shell_out *out, int argc, char **argv)
 	return write_dat(t.output) ?: status;
 }
 
+/* report [[-i] FILE]: a trace.dat's events (trace_dat_read.c). */
+static int tc_report(struct shell_out *out, int argc, char **argv)
+{
+	const char *path = "trace.dat";
+	int err;
+
+	if (argc == 4 && !strcmp(argv[2], "-i"))
+		path = argv[3];
+	else if (argc == 3 && argv[2][0] != '-')
+		path = argv[2];
+	else if (argc != 2)
+		return usage();
+	err = trace_dat_report(out, path);
+	if (err)
+		sh_err("trace-cmd: %s\n  reading '%s'\n", strerror_text(err),
+		       path);
+	return err ? 1 : 0;
+}
+
 /* extract [-o FILE]: the buffers as they are, tracing left as it is. */
 static int tc_extract(struct shell_out *out, int argc, char **argv)
 {
@@ -551,6 +572,7 @@ static const struct {
 	{ "reset", tc_reset, false },
 	{ "stat", tc_stat, true },
 	{ "extract", tc_extract, true },
+	{ "report", tc_report, true },
 };
 
 static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
@@ -573,4 +595,4 @@ static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
 	return usage();
 }
 SHELL_COMMAND("trace-cmd", cmd_trace_cmd,
-	      "start|record|extract|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");
+	      "start|record|extract|report|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");

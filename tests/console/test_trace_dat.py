@@ -9,6 +9,9 @@ must print no warning, and `report --stat` and `dump --summary` must
 count what it printed. Without trace-cmd on the host (scripts/deps.sh
 installs it) those tests skip.
 
+The guest's own `trace-cmd report` of each file must print what the
+host's `report -N` (or `-R`, for the sched events' fields) prints.
+
 Also: `trace-cmd record` writes trace.dat in the working directory, `cp`
 copies it to the host byte for byte, and a file that cannot be written
 is trace-cmd's error.
@@ -107,6 +110,21 @@ def check_counts(path, report_lines):
         assert want in summary, summary
 
 
+def guest_report(k, name, host_opt):
+    """The guest's own `trace-cmd report` of the file is the host's
+    `report -N` (the tracers' events by print fmt) or `-R` (the fields),
+    but for -R's %03d of target_cpu, which it takes from the print fmt."""
+    k.check(k.run(f'trace-cmd report /mnt/host/{name}.dat > '
+                  f'/mnt/host/{name}.out', timeout=120), '')
+    with open(host(f'{name}.out')) as f:
+        guest = f.read()
+    want = trace_cmd('report', host_opt, host(f'{name}.dat'))
+    want = re.sub(r'target_cpu=0*(\d)', r'target_cpu=\1', want)
+    assert guest == want, '\n'.join(
+        f'{a!r}\n{b!r}' for a, b in zip(guest.splitlines(),
+                                       want.splitlines()) if a != b)
+
+
 def same_task_and_time(g, r):
     """CPU, pid, comm and time stamp of a guest line and a report line;
     both round the nanoseconds to the microsecond, as Linux does."""
@@ -126,6 +144,7 @@ def test_function(k):
         func, parent = g['rest'].split(' <-')
         assert r['rest'] == f'{func} <-- {parent}', (g.group(0), r.group(0))
     check_counts(path, lines)
+    guest_report(k, 'function', '-N')
 
 
 def test_function_graph(k):
@@ -146,6 +165,7 @@ def test_function_graph(k):
         assert g['dur'].strip() == call['dur'].strip(), (g.group(0), r[0])
         assert g['call'] == call['call'], (g.group(0), r.group(0))
     check_counts(path, report(path, '-N'))  # a leaf's two events, apart
+    guest_report(k, 'graph', '-N')
 
 
 def test_sched_events(k):
@@ -159,6 +179,7 @@ def test_sched_events(k):
         same_task_and_time(g, r)
         assert g['rest'] == f'{r["event"]}: {r["rest"]}', (g[0], r[0])
     check_counts(path, lines)
+    guest_report(k, 'sched', '-R')
 
 
 def test_record_writes_trace_dat_in_cwd(k):
