@@ -18,7 +18,6 @@
 #include "string.h"
 #include "kstrtox.h"
 #include "ctype.h"
-#include "sched.h"
 #include "vfs.h"
 #include "trace_dat.h"
 
@@ -178,6 +177,21 @@ static int parse_format(struct dat_event *e, char *text)
 	return e->id < 0 || !e->name[0] ? -EINVAL : 0;
 }
 
+static int grow_events(struct dat_reader *r)
+{
+	int max = r->max_events ? r->max_events * 2 : 8;
+	struct dat_event *bigger = kmalloc(max * sizeof(*bigger));
+
+	if (!bigger)
+		return -ENOMEM;
+	if (r->nr_events)
+		memcpy(bigger, r->events, r->nr_events * sizeof(*bigger));
+	kfree(r->events);
+	r->events = bigger;
+	r->max_events = max;
+	return 0;
+}
+
 /* One format with its u64 size, copied out to parse. */
 static int read_format(struct dat_reader *r)
 {
@@ -186,10 +200,8 @@ static int read_format(struct dat_reader *r)
 	char *copy;
 	int err;
 
-	if (!text)
-		return -EINVAL;
-	if (r->nr_events == r->max_events)
-		return -EINVAL;
+	if (!text || (r->nr_events == r->max_events && grow_events(r)))
+		return r->bad ? -EINVAL : -ENOMEM;
 	copy = kmalloc(size + 1);
 	if (!copy)
 		return -ENOMEM;
@@ -237,12 +249,13 @@ static const struct dat_event *find_event(const struct dat_reader *r, int id)
 static int read_kallsyms(struct dat_reader *r)
 {
 	u32 size = take_num(r, 4);
-	char *text = (char *)take(r, size), *end = text + size, *p, *nl;
+	char *text = (char *)take(r, size), *end, *p, *nl;
 	u64 addr;
 	int n = 0;
 
 	if (!text)
 		return -EINVAL;
+	end = text + size;
 	for (p = text; p < end; p++)
 		n += *p == '\n';
 	r->syms = kmalloc((n + 1) * sizeof(*r->syms));
@@ -324,7 +337,7 @@ static int read_options(struct dat_reader *r)
 	return take_word(r, "flyrecord") ? 0 : -EINVAL;
 }
 
-static int read_cpus(struct dat_reader *r)
+static int read_flyrecord(struct dat_reader *r)
 {
 	int cpu;
 
@@ -359,10 +372,6 @@ static int read_header(struct dat_reader *r)
 	take(r, take_num(r, 8));
 	take_word(r, "header_event");
 	take(r, take_num(r, 8));
-	r->max_events = 256;
-	r->events = kmalloc(r->max_events * sizeof(*r->events));
-	if (!r->events)
-		return -ENOMEM;
 	err = read_formats(r, take_num(r, 4)) ?: read_systems(r) ?:
 	      read_kallsyms(r);
 	if (err)
@@ -374,7 +383,7 @@ static int read_header(struct dat_reader *r)
 	r->nr_cpus = take_num(r, 4);
 	if (r->bad || r->nr_cpus < 1 || r->nr_cpus > 64)
 		return -EINVAL;
-	return read_options(r) ?: read_cpus(r);
+	return read_options(r) ?: read_flyrecord(r);
 }
 
 /* ---- the pages ---------------------------------------------------------- */
@@ -412,7 +421,9 @@ static void peek(struct dat_reader *r, struct dat_cpu *c)
 		}
 		memcpy(&h, c->p, 4);
 		type_len = h & 31;
-		word = c->page_end - c->p >= 8 ? *(const u32 *)(c->p + 4) : 0;
+		word = 0;
+		if (c->page_end - c->p >= 8)
+			memcpy(&word, c->p + 4, 4);
 		if (type_len == RB_TYPE_PADDING || type_len == RB_TYPE_TIME_STAMP ||
 		    (type_len >= RB_TYPE_TIME_EXTEND && c->page_end - c->p < 8)) {
 			c->p = c->page_end;
@@ -425,7 +436,7 @@ static void peek(struct dat_reader *r, struct dat_cpu *c)
 		}
 		c->len = type_len ? type_len * 4 : word - 4;
 		c->rec = c->p + (type_len ? 4 : 8);
-		if (!type_len && (word < 4 || c->page_end - c->rec < c->len)) {
+		if ((!type_len && word < 4) || c->page_end - c->rec < c->len) {
 			c->p = c->page_end;
 			c->rec = NULL;
 			continue;
@@ -556,7 +567,7 @@ static void print_event(struct shell_out *out, const struct dat_reader *r,
 {
 	const struct dat_event *e;
 	u64 us = (c->ts + 500) / 1000;
-	char comm[TASK_COMM_LEN + 8];
+	char comm[32];			/* a saved comm: 16 at most */
 	u16 type;
 	int pid;
 
@@ -595,7 +606,7 @@ static void print_events(struct shell_out *out, struct dat_reader *r)
 				first = &r->cpus[cpu];
 				first_cpu = cpu;
 			}
-		if (!first || current->sigpending)
+		if (!first || sh_interrupted())
 			return;
 		print_event(out, r, first_cpu, first);
 		consume(first);
@@ -605,31 +616,34 @@ static void print_events(struct shell_out *out, struct dat_reader *r)
 
 /* ---- the file ----------------------------------------------------------- */
 
+/* The file into r->buf, which doubles as it fills. */
 static int read_whole(const char *path, struct dat_reader *r)
 {
-	struct file *f;
+	size_t room = 0;
+	struct file *f = NULL;
 	ssize_t n = 0;
 	u8 *bigger;
 	int err = vfs_open(shell_cwd(), path, O_RDONLY, &f);
 
 	while (!err) {
-		if (r->size % (64 * 1024) == 0) {
-			bigger = kmalloc(r->size + 64 * 1024);
+		if (r->size == room) {
+			room = room ? room * 2 : PAGE_SIZE;
+			bigger = kmalloc(room);
 			if (!bigger) {
 				err = -ENOMEM;
 				break;
 			}
-			memcpy(bigger, r->buf, r->size);
+			if (r->size)
+				memcpy(bigger, r->buf, r->size);
 			kfree(r->buf);
 			r->buf = bigger;
 		}
-		n = vfs_read(f, (char *)r->buf + r->size,
-			     64 * 1024 - r->size % (64 * 1024));
+		n = vfs_read(f, (char *)r->buf + r->size, room - r->size);
 		if (n <= 0)
 			break;
 		r->size += n;
 	}
-	if (f && !err)
+	if (f)
 		vfs_close(f);
 	return err ?: n;
 }
