@@ -12,6 +12,11 @@ installs it) those tests skip.
 The guest's own `trace-cmd report` of each file must print what the
 host's `report -N` (or `-R`, for the sched events' fields) prints.
 
+KernelShark opens the sched events' file under Xvfb: a screenshot of
+its window, which shows the CPUs and the tasks, is kept in
+BUILD/kernelshark.png and must not be empty (docs/kernelshark.png is
+one).
+
 Also: `trace-cmd record` writes trace.dat in the working directory, `cp`
 copies it to the host byte for byte, and a file that cannot be written
 is trace-cmd's error.
@@ -172,7 +177,7 @@ def test_sched_events(k):
     """Each event's fields, printed by its format's print fmt."""
     need_trace_cmd()
     guest, path = capture(k, '-e sched:sched_switch -e sched:sched_wakeup',
-                          'run pingpong', 'sched')
+                          'run pingpong 100', 'sched')
     lines = report(path, '-N')
     assert len(lines) == len(guest) > 100, (len(lines), len(guest))
     for g, r in zip(parse(GUEST, guest), parse(REPORT, lines)):
@@ -180,6 +185,43 @@ def test_sched_events(k):
         assert g['rest'] == f'{r["event"]}: {r["rest"]}', (g[0], r[0])
     check_counts(path, lines)
     guest_report(k, 'sched', '-R')
+
+
+def screenshot(dat, png):
+    """KernelShark on dat under Xvfb, its screen in png once drawn. It
+    runs as nobody: as root it first asks whether to go on."""
+    script = f"""
+        setpriv --reuid=65534 --regid=65534 --clear-groups \\
+            env -u XAUTHORITY HOME=/tmp kernelshark {dat} >/dev/null 2>&1 &
+        for i in $(seq 150); do
+            import -window root {png}.tmp.png 2>/dev/null &&
+            [ "$(convert {png}.tmp.png -format %k info:)" -gt 200 ] && break
+            sleep 0.2
+        done
+        sleep 1
+        import -window root {png}.tmp.png
+        kill $!
+        convert {png}.tmp.png -trim +repage {png} && rm {png}.tmp.png
+    """
+    subprocess.run(['xvfb-run', '-a', '-s', '-ac -screen 0 1280x800x24',
+                    'sh', '-c', script], check=True, timeout=90)
+
+
+def test_kernelshark_screenshot(k):
+    """KernelShark shows the CPUs and tasks of a sched recording."""
+    for tool in ('kernelshark', 'xvfb-run', 'import'):
+        if not shutil.which(tool):
+            raise unittest.SkipTest(f'no {tool} on the host '
+                                    '(scripts/deps.sh installs it)')
+    _, path = capture(k, '-e sched', 'run pingpong 100', 'shot')
+    os.chmod(SHARE, 0o755)
+    os.chmod(path, 0o644)
+    png = os.path.join(k.build, 'kernelshark.png')
+    screenshot(path, png)
+    info = subprocess.run(['convert', png, '-format', '%w %h %k', 'info:'],
+                          capture_output=True, text=True).stdout.split()
+    width, height, colors = map(int, info)
+    assert width > 400 and height > 200 and colors > 200, info
 
 
 def test_record_writes_trace_dat_in_cwd(k):
