@@ -105,6 +105,8 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
 #                        drive and measure the tracer: traced, they would
 #                        count themselves
+#  kernel/shell/trace_dat*  trace-cmd's trace.dat: traced, extract would
+#                        record its own reading of the buffers
 #  *_test.c, *_selftest.c  the selftests: available_filter_functions lists
 #                        the kernel, not its tests; what they trace is in
 #                        kernel/trace_fixtures.c, which stays traced
@@ -113,7 +115,7 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
 	   kernel/selftest.c lib/% trace/% kernel/drivers/% kernel/fs/9p% \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
-	   trace_cmd fgraph)) \
+	   trace_cmd fgraph)) kernel/shell/trace_dat% \
 	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 # trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
