@@ -93,23 +93,13 @@ struct raw_reader {
 	u64 entry[RAW_ENTRY_MAX / 8 + 1];	/* one converted entry */
 };
 
-/* Linux's TRACE_FLAG_IRQS_OFF, _NEED_RESCHED and _HARDIRQ bits. */
-static u8 raw_flags(const struct trace_entry *e)
-{
-	unsigned int f = entry_flags(e);
-
-	return (f & TRACE_FLAG_IRQS_OFF ? 0x01 : 0) |
-	       (f & TRACE_FLAG_NEED_RESCHED ? 0x04 : 0) |
-	       (f & TRACE_FLAG_HARDIRQ ? 0x08 : 0);
-}
-
 /* A trace event's id follows its context word (trace_events.h). */
 static void raw_common(struct raw_common *c, const struct trace_entry *e)
 {
 	c->type = entry_type(e) == TRACE_RAW_EVENT ?
 		  ((const struct trace_event_common *)e)->common_type :
 		  entry_type(e);
-	c->flags = raw_flags(e);
+	c->flags = entry_linux_flags(e);
 	c->preempt_count = entry_preempt_count(e);
 	c->pid = entry_pid(e);
 }

@@ -198,17 +198,27 @@ def test_ftrace_formats(k):
     assert 'ftrace:' not in cat(k, 'available_events')
 
 
-def test_common_pid_filter(k):
-    """A filter on a common field works with Linux's four: the switches
-    from the shell (pid 1) pass `common_pid == 1`, and only they."""
+def test_common_field_filters(k):
+    """Filters on Linux's four common fields: the switches from the shell
+    (pid 1, irqs off, the run-queue lock's preempt depth 1: `d..1.`)
+    pass the first filter, and only they; none passes the second."""
     reset_events(k)
-    write(k, f'{EV}/filter', 'common_pid == 1')
+    ident = cat(k, f'{EV}/id').strip()
+    first = (f'common_pid == 1 && common_flags & 1 && '
+             f'common_preempt_count == 1 && common_type == {ident}')
+    write(k, f'{EV}/filter', f"'{first}'")
     write(k, f'{EV}/enable', '1')
     k.run('run fib 3')
     write(k, f'{EV}/enable', '0')
-    k.check(cat(k, f'{EV}/filter'), 'common_pid == 1\n')
+    k.check(cat(k, f'{EV}/filter'), first + '\n')
     found = switches(k)
     assert found and all(m[2] == '1' for m in found), found
+    reset(k)
+    write(k, f'{EV}/filter', "'common_preempt_count == 0 || common_flags & 4'")
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 3')
+    write(k, f'{EV}/enable', '0')
+    assert not switches(k)
     write(k, f'{EV}/filter', '0')
 
 
