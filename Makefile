@@ -107,6 +107,8 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/shell/cmd_{bench,stress,patchsite,trace_cmd,fgraph}
 #                        drive and measure the tracer: traced, they would
 #                        count themselves
+#  kernel/shell/trace_dat*  trace-cmd's trace.dat: traced, extract would
+#                        record its own reading of the buffers
 #  *_test.c, *_selftest.c  the selftests: available_filter_functions lists
 #                        the kernel, not its tests; what they trace is in
 #                        kernel/trace_fixtures.c, which stays traced
@@ -115,7 +117,7 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
 	   kernel/selftest.c lib/% trace/% kernel/drivers/% kernel/fs/9p% \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \
-	   trace_cmd fgraph)) \
+	   trace_cmd fgraph)) kernel/shell/trace_dat% \
 	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
 # trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
@@ -143,7 +145,8 @@ check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
 .PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo mutate docs listing lab grade grade-check FORCE
+	fuzz-bins trace-demo record mutate docs listing lab grade grade-check \
+	FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -356,6 +359,16 @@ bench: deps
 trace-demo: deps $(B)/kernel.elf
 	$(PYTHON) scripts/trace_demo.py --build $(B) --smp $(SMP) --out $(B)
 
+# `make record CMD='run fib 10' [TRACER=function_graph] [EVENTS=sched]
+# [FILTER=fib]`: the guest's trace-cmd record into $(B)/trace.dat, over
+# the shared folder, then the host's trace-cmd report (docs/export.md).
+CMD	?= run fib 10
+record: deps $(B)/kernel.elf
+	$(PYTHON) scripts/record.py --build $(B) --smp $(SMP) --cmd "$(CMD)" \
+	    $(if $(TRACER),--tracer $(TRACER)) \
+	    $(foreach e,$(EVENTS),--events $(e)) \
+	    $(foreach f,$(FILTER),--filter $(f))
+
 # Reliability on SMP=4, with figures in $(B)/stress.json; ARGS passes
 # options to scripts/stress.py (--ops N --soak SECONDS --seed N ...).
 stress: deps $(B)/kernel.elf
@@ -402,6 +415,7 @@ help:
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          -icount instruction counts: build/bench.json, README"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
+	@echo "  record         CMD='run fib 10' [TRACER=...] [EVENTS=sched]: $(B)/trace.dat, trace-cmd report"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"

@@ -59,6 +59,16 @@ static inline int entry_pid(const struct trace_entry *e)
 	return e->ctx >> TRACE_CTX_PID_SHIFT;
 }
 
+/* Linux's TRACE_FLAG_IRQS_OFF, _NEED_RESCHED and _HARDIRQ bits. */
+static inline u8 entry_linux_flags(const struct trace_entry *e)
+{
+	unsigned int f = entry_flags(e);
+
+	return (f & TRACE_FLAG_IRQS_OFF ? 0x01 : 0) |
+	       (f & TRACE_FLAG_NEED_RESCHED ? 0x04 : 0) |
+	       (f & TRACE_FLAG_HARDIRQ ? 0x08 : 0);
+}
+
 /*
  * The function tracer's event: with the 4-byte ring buffer header, 16
  * bytes (Linux's is 32). Kernel text lies below 4 GiB, so 32 bits hold

@@ -2,53 +2,62 @@
  * trace_entries.c: the tracers' own records as events/ftrace/ shows
  * them (Linux's kernel/trace/trace_entries.h): a format and an id
  * each, no enable, as in Linux, where the tracers write them. The
- * formats are rvftrace's records (trace.h): a 4-byte context word with
- * the type in it, addresses in 32 bits, a function_graph return with
- * its duration rather than its two times. Each id is its entry type.
+ * formats are Linux's entries, as trace_pipe_raw converts rvftrace's
+ * compact records into them (trace_pipe_raw.c): 64-bit addresses, a
+ * function_graph return with its two times. Each id is its entry type.
  */
 #include "kernel.h"
 #include "trace_events.h"
 
-#define FIELD(t, n, off, sz)	{ .type = t, .name = n, .size = sz, \
-				  .align = 4, .offset = off }
+#define FIELD(t, n, off, sz, sign)	{ .type = t, .name = n, .size = sz, \
+					  .align = 4, .offset = off,	     \
+					  .is_signed = sign }
 
 static struct trace_event_field function_fields[] = {
-	FIELD("unsigned int", "ip", 4, 4),
-	FIELD("unsigned int", "parent_ip", 8, 4),
+	FIELD("unsigned long", "ip", 8, 8, 0),
+	FIELD("unsigned long", "parent_ip", 16, 8, 0),
 	{ 0 },
 };
 
 static struct trace_event_field kernel_stack_fields[] = {
-	FIELD("unsigned int", "size", 4, 4),
-	FIELD("unsigned int[16]", "caller", 8, 64),
+	FIELD("int", "size", 8, 4, 1),
+	FIELD("unsigned long[16]", "caller", 16, 8 * FTRACE_STACK_ENTRIES, 0),
 	{ 0 },
 };
 
 static struct trace_event_field print_fields[] = {
-	FIELD("unsigned int", "ip", 4, 4),
-	FIELD("char[]", "buf", 8, 0),
+	FIELD("unsigned long", "ip", 8, 8, 0),
+	FIELD("char[]", "buf", 16, 0, 0),
 	{ 0 },
 };
 
 static struct trace_event_field bprint_fields[] = {
-	FIELD("unsigned int", "ip", 4, 4),
-	FIELD("unsigned int", "fmt", 8, 4),
-	FIELD("u32[]", "buf", 12, 0),
+	FIELD("unsigned long", "ip", 8, 8, 0),
+	FIELD("const char *", "fmt", 16, 8, 0),
+	FIELD("u32[]", "buf", 24, 0, 0),
 	{ 0 },
 };
 
 static struct trace_event_field funcgraph_entry_fields[] = {
-	FIELD("unsigned int", "func", 4, 4),
-	FIELD("unsigned int", "depth", 8, 4),
+	FIELD("unsigned long", "func", 8, 8, 0),
+	FIELD("int", "depth", 16, 4, 1),
 	{ 0 },
 };
 
 static struct trace_event_field funcgraph_exit_fields[] = {
-	FIELD("unsigned int", "func", 4, 4),
-	FIELD("unsigned int", "depth", 8, 4),
-	FIELD("unsigned long long", "duration", 12, 8),
+	FIELD("unsigned long", "func", 8, 8, 0),
+	FIELD("int", "depth", 16, 4, 1),
+	FIELD("unsigned int", "overrun", 20, 4, 0),
+	FIELD("unsigned long long", "calltime", 24, 8, 0),
+	FIELD("unsigned long long", "rettime", 32, 8, 0),
 	{ 0 },
 };
+
+/* Linux prints 8 callers; rvftrace's stack entries hold 16. */
+#define STACK_FMT4	"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n"
+#define STACK_ARGS4(a, b, c, d)						\
+	", (void *)REC->caller[" #a "], (void *)REC->caller[" #b "]"	\
+	", (void *)REC->caller[" #c "], (void *)REC->caller[" #d "]"
 
 #define FTRACE_ENTRY(_name, _type, _fmt)				\
 	static const struct trace_event_class ftrace_class_##_name = {	\
@@ -69,10 +78,13 @@ FTRACE_ENTRY(function, TRACE_FN,
 FTRACE_ENTRY(funcgraph_entry, TRACE_GRAPH_ENT,
 	     "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
 FTRACE_ENTRY(funcgraph_exit, TRACE_GRAPH_RET,
-	     "\"<-- %ps (%d) (duration: %llu)\", (void *)REC->func, "
-	     "REC->depth, REC->duration");
+	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
+	     "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+	     "REC->depth");
 FTRACE_ENTRY(kernel_stack, TRACE_STACK,
-	     "\"\\t=> %ps\\n\", (void *)REC->caller[0...size-1]");
+	     "\"" STACK_FMT4 STACK_FMT4 STACK_FMT4 STACK_FMT4 "\""
+	     STACK_ARGS4(0, 1, 2, 3) STACK_ARGS4(4, 5, 6, 7)
+	     STACK_ARGS4(8, 9, 10, 11) STACK_ARGS4(12, 13, 14, 15));
 FTRACE_ENTRY(print, TRACE_PRINT, "\"%ps: %s\", (void *)REC->ip, REC->buf");
 FTRACE_ENTRY(bprint, TRACE_BPRINT,
 	     "\"%ps: %s\", (void *)REC->ip, REC->fmt");

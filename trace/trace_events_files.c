@@ -33,10 +33,10 @@ static void print_field(struct seq_buf *s, const struct trace_event_field *f)
 }
 
 /*
- * The common fields are rvftrace's: the context word (type for the
- * tracers' records, flags, preempt count and pid: trace.h) where Linux
- * has type, flags, preempt_count and pid, then an event's type. The
- * event's own fields are at Linux's offsets.
+ * Linux's common fields, struct trace_entry, as trace_pipe_raw and
+ * trace.dat carry every event (trace_pipe_raw.c:raw_common); rvftrace's
+ * ring buffer packs them into one word, which the reader unpacks. The
+ * event's own fields follow at Linux's offsets.
  */
 static void format_show(struct seq_buf *s, long data)
 {
@@ -44,12 +44,13 @@ static void format_show(struct seq_buf *s, long data)
 	const struct trace_event_field *f;
 
 	seq_printf(s, "name: %s\nID: %d\nformat:\n", call->name, call->id);
-	seq_puts(s, "\tfield:unsigned int common_ctx;\toffset:0;\tsize:4;"
-		 "\tsigned:0;\n");
-	if (call->tp)
-		seq_puts(s, "\tfield:unsigned short common_type;\toffset:4;"
-			 "\tsize:2;\tsigned:0;\n");
-	seq_puts(s, "\n");
+	seq_puts(s, "\tfield:unsigned short common_type;\toffset:0;"
+		 "\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;"
+		 "\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;"
+		 "\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
 	for (f = call->class->fields; f->name; f++)
 		print_field(s, f);
 	seq_printf(s, "\nprint fmt: %s\n", call->class->print_fmt);

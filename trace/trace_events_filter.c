@@ -32,10 +32,20 @@ static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&", "~" };
 
 enum pred_kind { PRED_LEAF, PRED_AND, PRED_OR, PRED_NOT };
 
+/* Linux's common fields, which rvftrace's context word and id hold. */
+enum common_field { COMMON_NONE, COMMON_TYPE, COMMON_FLAGS,
+		    COMMON_PREEMPT_COUNT, COMMON_PID };
+static const char *const common_names[] = {
+	[COMMON_TYPE] = "common_type", [COMMON_FLAGS] = "common_flags",
+	[COMMON_PREEMPT_COUNT] = "common_preempt_count",
+	[COMMON_PID] = "common_pid",
+};
+
 struct filter_pred {
 	enum pred_kind kind;
 	int left, right;		/* children, for AND, OR and NOT */
-	const struct trace_event_field *field;	/* NULL: common_pid */
+	const struct trace_event_field *field;	/* NULL: a common field */
+	enum common_field common;
 	enum filter_op op;
 	s64 val;
 	char *str;
@@ -210,6 +220,7 @@ static bool field_is_string(const struct trace_event_field *f)
 static int parse_pred(struct filter_parse *p)
 {
 	const struct trace_event_field *field = NULL;
+	enum common_field common;
 	struct filter_pred *pred;
 	int start = (peek(p), p->pos), op, i;
 	char name[MAX_FILTER_STR_VAL];
@@ -224,7 +235,9 @@ static int parse_pred(struct filter_parse *p)
 	memcpy(name, p->str + start, p->pos - start);
 	name[p->pos - start] = 0;
 	peek(p);
-	if (strcmp(name, "common_pid")) {
+	for (common = COMMON_PID; common && strcmp(name, common_names[common]);)
+		common--;
+	if (!common) {
 		field = trace_event_field_find(p->call, name);
 		if (!field) {
 			parse_error(p, FILT_ERR_FIELD_NOT_FOUND, p->pos);
@@ -244,6 +257,7 @@ static int parse_pred(struct filter_parse *p)
 		return -1;
 	pred = &p->filter->preds[i];
 	pred->field = field;
+	pred->common = common;
 	pred->op = op;
 	pred->str = NULL;
 	if (field_is_string(field)) {
@@ -411,13 +425,28 @@ static bool compare(enum filter_op op, s64 a, s64 b, bool is_signed)
 	}
 }
 
+static s64 common_value(enum common_field common, const void *rec)
+{
+	const struct trace_event_common *c = rec;
+
+	switch (common) {
+	case COMMON_TYPE:
+		return c->common_type;
+	case COMMON_FLAGS:
+		return entry_linux_flags(&c->ent);
+	case COMMON_PREEMPT_COUNT:
+		return entry_preempt_count(&c->ent);
+	default:
+		return entry_pid(&c->ent);
+	}
+}
+
 static bool match_leaf(const struct filter_pred *pred, const void *rec)
 {
 	const struct trace_event_field *f = pred->field;
 
 	if (!f)
-		return compare(pred->op,
-			       entry_pid((const struct trace_entry *)rec),
+		return compare(pred->op, common_value(pred->common, rec),
 			       pred->val, true);
 	if (field_is_string(f))
 		return match_string(pred, rec);

@@ -71,7 +71,7 @@ static void trace_print_context(struct trace_iterator *iter)
 	if (iter->trace_flags & TRACE_ITER_IRQ_INFO)
 		trace_print_lat_fmt(s, iter->ent);
 	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
-		u64 t = iter->ts / 1000;
+		u64 t = (iter->ts + 500) / 1000;	/* Linux's ns2usecs rounds */
 
 		seq_printf(s, " %5lu.%06lu: ", (unsigned long)(t / 1000000),
 			   (unsigned long)(t % 1000000));

@@ -37,7 +37,7 @@
 #include "mm.h"
 #include "sched.h"
 #include "string.h"
-#include "trace.h"
+#include "trace_events.h"
 
 #define RB_MISSED_EVENTS	(1UL << 31)
 #define RB_MISSED_STORED	(1UL << 30)
@@ -79,7 +79,7 @@ struct raw_print {
 struct raw_stack {
 	struct raw_common ent;
 	int size;
-	u64 caller[];
+	u64 caller[FTRACE_STACK_ENTRIES];	/* zeros after size */
 };
 
 /* Room for the largest entry: a trace_marker text. */
@@ -93,20 +93,13 @@ struct raw_reader {
 	u64 entry[RAW_ENTRY_MAX / 8 + 1];	/* one converted entry */
 };
 
-/* Linux's TRACE_FLAG_IRQS_OFF, _NEED_RESCHED and _HARDIRQ bits. */
-static u8 raw_flags(const struct trace_entry *e)
-{
-	unsigned int f = entry_flags(e);
-
-	return (f & TRACE_FLAG_IRQS_OFF ? 0x01 : 0) |
-	       (f & TRACE_FLAG_NEED_RESCHED ? 0x04 : 0) |
-	       (f & TRACE_FLAG_HARDIRQ ? 0x08 : 0);
-}
-
+/* A trace event's id follows its context word (trace_events.h). */
 static void raw_common(struct raw_common *c, const struct trace_entry *e)
 {
-	c->type = entry_type(e);
-	c->flags = raw_flags(e);
+	c->type = entry_type(e) == TRACE_RAW_EVENT ?
+		  ((const struct trace_event_common *)e)->common_type :
+		  entry_type(e);
+	c->flags = entry_linux_flags(e);
 	c->preempt_count = entry_preempt_count(e);
 	c->pid = entry_pid(e);
 }
@@ -138,14 +131,21 @@ static u32 raw_stack(struct raw_stack *r, const struct stack_entry *e)
 	u32 i, n = min(e->size, (u32)FTRACE_STACK_ENTRIES);
 
 	r->size = n;
-	for (i = 0; i < n; i++)
-		r->caller[i] = e->caller[i];
-	return sizeof(*r) + n * sizeof(u64);
+	for (i = 0; i < FTRACE_STACK_ENTRIES; i++)
+		r->caller[i] = i < n ? e->caller[i] : 0;
+	return sizeof(*r);
+}
+
+/* Bytes of data in event, past its header. */
+static u32 raw_data_length(struct ring_buffer_event *event)
+{
+	return (u8 *)event + ring_buffer_event_length(event) -
+	       (u8 *)ring_buffer_event_data(event);
 }
 
 /* e as Linux's entry in out; its length, 0 for a type Linux lacks. */
 static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
-		     u64 ns, void *out)
+		     u32 size, u64 ns, void *out)
 {
 	const struct ftrace_entry *fn = (const void *)e;
 	const struct ftrace_graph_ent_entry *ent = (const void *)e;
@@ -173,6 +173,10 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 		break;
 	case TRACE_STACK:
 		len = raw_stack(out, (const void *)e);
+		break;
+	case TRACE_RAW_EVENT:	/* Linux's layout past the common fields */
+		len = min(size, (u32)TRACE_EVENT_MAX_SIZE);
+		memcpy(out, e, len);
 		break;
 	default:
 		return 0;
@@ -243,8 +247,8 @@ static int raw_fill_page(struct raw_reader *r, u32 limit)
 		if (lost && n)
 			break;
 		ns = trace_clock_to_ns(r->tr, ts);
-		len = raw_entry(r->tr, ring_buffer_event_data(event), ns,
-				r->entry);
+		len = raw_entry(r->tr, ring_buffer_event_data(event),
+				raw_data_length(event), ns, r->entry);
 		if (!n)
 			last = ns;
 		if (len && commit + raw_event_size(ns - last, len) > limit)

@@ -185,20 +185,25 @@ static void target_path(const char *src, const char *dst, char *buf,
 		strlcpy(buf, dst, size);
 }
 
+/* Byte for byte, in pages: a binary file (a trace.dat) too. */
 static int copy_file(const char *src, const char *dst)
 {
-	char *text = sh_read_file(src);
 	struct shell_out o;
-	int err;
+	struct file *in;
+	ssize_t n = 0;
+	char *buf;
+	int err = vfs_open(shell_cwd(), src, O_RDONLY, &in);
 
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	err = sh_open_output(dst, false, &o);
-	if (!err) {
-		sh_write(&o, text, strlen(text));
-		err = sh_close_output(&o);
-	}
-	kfree(text);
+	if (err)
+		return err;
+	buf = kmalloc(PAGE_SIZE);
+	err = buf ? sh_open_output(dst, false, &o) : -ENOMEM;
+	while (!err && !o.error && (n = vfs_read(in, buf, PAGE_SIZE)) > 0)
+		sh_write(&o, buf, n);
+	if (buf && !err)
+		err = sh_close_output(&o) ?: (n < 0 ? n : 0);
+	kfree(buf);
+	vfs_close(in);
 	return err;
 }
 

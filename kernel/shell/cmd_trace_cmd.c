@@ -1,15 +1,17 @@
 /*
  * cmd_trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
- * echo and cat: start, stop, show, list, clear, reset, stat and record, with
- * trace-cmd's options and messages. It has no way into the tracer of
- * its own: every subcommand writes and reads the tracefs files, through
- * sh_echo and sh_read_file, as a user at the shell would, so tracefs
- * checks and refuses its input as it does theirs.
+ * echo and cat: start, stop, show, list, clear, reset, stat, record and
+ * extract, with trace-cmd's options and messages. It has no way into the
+ * tracer of its own: every subcommand writes and reads the tracefs files,
+ * through sh_echo and sh_read_file, as a user at the shell would, so
+ * tracefs checks and refuses its input as it does theirs.
  *
- * Unlike trace-cmd, `record` keeps the trace in the ring buffer (there
- * is no trace.dat: `trace-cmd show` prints it), and it runs a shell
- * command or workload, not a program. Options changed with -O are put
- * back by `reset`, which also empties the filters.
+ * `record` and `extract` write a trace.dat (trace_dat.c) from
+ * trace_pipe_raw, which empties the ring buffer as trace-cmd's do;
+ * `report` reads one back (trace_dat_read.c).
+ * `record` runs a shell command or workload, not a program, and leaves
+ * the tracer set; options changed with -O are put back by `reset`,
+ * which also empties the filters and turns the events off.
  */
 #include "kernel.h"
 #include "string.h"
@@ -18,6 +20,7 @@
 #include "shell.h"
 #include "cmdline.h"
 #include "vfs.h"
+#include "trace_dat.h"
 
 #define TRACEFS		"/sys/kernel/tracing/"
 #define OPTION_MAX	64	/* an option's name */
@@ -33,7 +36,8 @@ struct word_list {
 struct trace_setup {
 	const char *tracer;
 	struct word_list ftrace_filter, ftrace_notrace, graph_function,
-			 options;
+			 options, events;
+	const char *output;	/* record's trace.dat */
 	int argc;		/* the words after the options */
 	char **argv;
 };
@@ -49,10 +53,14 @@ static int nr_saved_options;
 
 static const char *const usage_lines[] = {
 	"usage: trace-cmd COMMAND [OPTIONS]",
-	"  start -p TRACER [-l FUNC]... [-n FUNC]... [-g FUNC]... [-O OPTION]...",
-	"                      set up a tracer and start it",
-	"  record -p TRACER [...] [--] COMMAND [ARGS]",
-	"                      the same, tracing only while COMMAND runs",
+	"  start [-p TRACER] [-e EVENT]... [-l FUNC]... [-n FUNC]... [-g FUNC]...",
+	"        [-O OPTION]...",
+	"                      set up a tracer or events and start them",
+	"  record [...] [-o FILE] [--] COMMAND [ARGS]",
+	"                      the same, tracing only while COMMAND runs, then",
+	"                      write FILE (trace.dat)",
+	"  extract [-o FILE]   write what the buffers hold to FILE (trace.dat)",
+	"  report [[-i] FILE]  print the events of FILE (trace.dat)",
 	"  stop                stop recording (tracing_on 0)",
 	"  show [-p]           print the trace (-p: trace_pipe, until Ctrl-C)",
 	"  list -t|-o|-f|-e... tracers, options, functions, events",
@@ -191,13 +199,15 @@ static struct word_list *option_list(struct trace_setup *t, char opt)
 		return &t->ftrace_notrace;
 	case 'g':
 		return &t->graph_function;
+	case 'e':
+		return &t->events;
 	default:
 		return &t->options;
 	}
 }
 
 /*
- * getopt's rules for "+p:l:n:g:O:": `-l fib` or `-lfib`; the options
+ * getopt's rules for "+p:e:l:n:g:O:o:": `-l fib` or `-lfib`; the options
  * end at `--` or at the first word that is not one, where record's
  * command begins.
  */
@@ -215,7 +225,7 @@ static int parse_setup(int argc, char **argv, struct trace_setup *t)
 			i++;
 			break;
 		}
-		if (!strchr("plngO", opt)) {
+		if (!strchr("pelngOo", opt)) {
 			sh_err("trace-cmd: invalid option -- '%c'\n", opt);
 			return -EINVAL;
 		}
@@ -225,8 +235,8 @@ static int parse_setup(int argc, char **argv, struct trace_setup *t)
 			       opt);
 			return -EINVAL;
 		}
-		if (opt == 'p') {
-			t->tracer = arg;
+		if (opt == 'p' || opt == 'o') {
+			*(opt == 'p' ? &t->tracer : &t->output) = arg;
 			continue;
 		}
 		l = option_list(t, opt);
@@ -234,10 +244,13 @@ static int parse_setup(int argc, char **argv, struct trace_setup *t)
 	}
 	t->argc = argc - i;
 	t->argv = argv + i;
-	if (!t->tracer) {
-		sh_err("trace-cmd %s: no tracer given (-p TRACER)\n", argv[1]);
+	if (!t->tracer && !t->events.count) {
+		sh_err("trace-cmd %s: no tracer (-p) or event (-e) given\n",
+		       argv[1]);
 		return -EINVAL;
 	}
+	if (!t->tracer)
+		t->tracer = "nop";
 	return 0;
 }
 
@@ -252,6 +265,7 @@ static int set_up(const struct trace_setup *t)
 	       tc_write_words("set_ftrace_filter", &t->ftrace_filter) ?:
 	       tc_write_words("set_ftrace_notrace", &t->ftrace_notrace) ?:
 	       tc_write_words("set_graph_function", &t->graph_function) ?:
+	       tc_write_words("set_event", &t->events) ?:
 	       tc_write("current_tracer", t->tracer) ?:
 	       set_options(&t->options) ?:
 	       tc_write("trace", "");
@@ -265,8 +279,9 @@ static int tc_start(struct shell_out *out, int argc, char **argv)
 
 	if (parse_setup(argc, argv, &t))
 		return usage();
-	if (t.argc) {
-		sh_err("trace-cmd start: unexpected argument '%s'\n", t.argv[0]);
+	if (t.argc || t.output) {
+		sh_err("trace-cmd start: unexpected argument '%s'\n",
+		       t.argc ? t.argv[0] : "-o");
 		return usage();
 	}
 	return set_up(&t) || tc_write("tracing_on", "1");
@@ -286,6 +301,17 @@ static void print_stats(struct shell_out *out)
 		sh_printf(out, "CPU: %d\n%s\n", cpu, stats);
 		kfree(stats);
 	}
+}
+
+/* trace-cmd's message when the file cannot be written. */
+static int write_dat(const char *path)
+{
+	int err = trace_dat_write(path ?: "trace.dat");
+
+	if (err)
+		sh_err("trace-cmd: %s\n  writing '%s'\n", strerror_text(err),
+		       path ?: "trace.dat");
+	return err ? 1 : 0;
 }
 
 static int tc_record(struct shell_out *out, int argc, char **argv)
@@ -311,7 +337,40 @@ static int tc_record(struct shell_out *out, int argc, char **argv)
 	if (tc_write("tracing_on", "0"))
 		return 1;
 	print_stats(out);
-	return status;
+	return write_dat(t.output) ?: status;
+}
+
+/* report [[-i] FILE]: a trace.dat's events (trace_dat_read.c). */
+static int tc_report(struct shell_out *out, int argc, char **argv)
+{
+	const char *path = "trace.dat";
+	int err;
+
+	if (argc == 4 && !strcmp(argv[2], "-i"))
+		path = argv[3];
+	else if (argc == 3 && argv[2][0] != '-')
+		path = argv[2];
+	else if (argc != 2)
+		return usage();
+	err = trace_dat_report(out, path);
+	if (err)
+		sh_err("trace-cmd: %s\n  reading '%s'\n", strerror_text(err),
+		       path);
+	return err ? 1 : 0;
+}
+
+/* extract [-o FILE]: the buffers as they are, tracing left as it is. */
+static int tc_extract(struct shell_out *out, int argc, char **argv)
+{
+	const char *path = NULL;
+
+	if (argc == 4 && !strcmp(argv[2], "-o"))
+		path = argv[3];
+	else if (argc == 3 && !strncmp(argv[2], "-o", 2) && argv[2][2])
+		path = argv[2] + 2;
+	else if (argc != 2)
+		return usage();
+	return write_dat(path);
 }
 
 static int tc_stop(struct shell_out *out, int argc, char **argv)
@@ -377,6 +436,7 @@ static int tc_reset(struct shell_out *out, int argc, char **argv)
 	       tc_write("set_graph_function", "") ||
 	       tc_write("set_graph_notrace", "") ||
 	       tc_write("set_ftrace_pid", "") ||
+	       tc_write("set_event", "") ||
 	       restore_options() ||
 	       tc_write("trace", "") ||
 	       tc_write("tracing_on", "1");
@@ -511,6 +571,8 @@ static const struct {
 	{ "clear", tc_clear, false },
 	{ "reset", tc_reset, false },
 	{ "stat", tc_stat, true },
+	{ "extract", tc_extract, true },
+	{ "report", tc_report, true },
 };
 
 static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
@@ -533,4 +595,4 @@ static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
 	return usage();
 }
 SHELL_COMMAND("trace-cmd", cmd_trace_cmd,
-	      "start|record|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");
+	      "start|record|extract|report|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");

@@ -6,9 +6,6 @@ probes, events as comments under function_graph, and patchsite on a
 tracepoint.
 
 Where rvftrace differs from Linux, the test says so:
-- format: the common fields are rvftrace's context word and type
-  (`common_ctx`, `common_type`), not Linux's four; the event's own
-  fields and print fmt are Linux's, byte for byte;
 - each event has an `id` file (Linux has one only with PERF_EVENTS);
 - the trigger file lists no `snapshot` trigger (not built yet);
 - preempt-depth shows the run-queue lock's 1 where Linux's PREEMPT_NONE
@@ -22,9 +19,47 @@ from tracing import T, EINVAL, reset, cat, write
 ENODEV = 'sh: write error: No such device\n'
 EV = 'events/sched/sched_switch'
 
-COMMON = ('\tfield:unsigned int common_ctx;\toffset:0;\tsize:4;\tsigned:0;\n'
-          '\tfield:unsigned short common_type;\toffset:4;\tsize:2;'
-          '\tsigned:0;\n\n')
+# Linux 6.1's common fields (q-a), as trace_pipe_raw emits them.
+COMMON = ('\tfield:unsigned short common_type;\toffset:0;\tsize:2;'
+          '\tsigned:0;\n'
+          '\tfield:unsigned char common_flags;\toffset:2;\tsize:1;'
+          '\tsigned:0;\n'
+          '\tfield:unsigned char common_preempt_count;\toffset:3;'
+          '\tsize:1;\tsigned:0;\n'
+          '\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n')
+
+# Linux 6.1's events/ftrace formats (q-a), from the event's fields on.
+FTRACE_FORMATS = {
+    'function': (
+        1, '\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n'
+        '\nprint fmt: " %ps <-- %ps", (void *)REC->ip, '
+        '(void *)REC->parent_ip\n'),
+    'funcgraph_entry': (
+        11, '\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n'
+        '\nprint fmt: "--> %ps (%d)", (void *)REC->func, REC->depth\n'),
+    'funcgraph_exit': (
+        10, '\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n'
+        '\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n'
+        '\tfield:unsigned long long calltime;\toffset:24;\tsize:8;'
+        '\tsigned:0;\n'
+        '\tfield:unsigned long long rettime;\toffset:32;\tsize:8;'
+        '\tsigned:0;\n'
+        '\nprint fmt: "<-- %ps (%d) (start: %llx  end: %llx) over: %d", '
+        '(void *)REC->func, REC->depth, REC->calltime, REC->rettime, '
+        'REC->depth\n'),
+    'bprint': (
+        6, '\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n'
+        '\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n'
+        '\nprint fmt: "%ps: %s", (void *)REC->ip, REC->fmt\n'),
+    'print': (
+        5, '\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n'
+        '\nprint fmt: "%ps: %s", (void *)REC->ip, REC->buf\n'),
+}
 
 # Linux 6.1's (q-a), from the event's own fields on.
 SCHED_SWITCH_FIELDS = (
@@ -157,23 +192,39 @@ def format_of(k, event):
 
 def test_ftrace_formats(k):
     """The tracers' own records: a format and an id, no enable (as Linux,
-    which has no id without PERF_EVENTS); rvftrace's 4-byte context word
-    and 32-bit addresses, the print fmt Linux's."""
+    which has no id without PERF_EVENTS); Linux's entries byte for byte,
+    as trace_pipe_raw converts rvftrace's compact records into them."""
     k.check(k.run(f'ls {T}/events/ftrace'), 'bprint\nfuncgraph_entry\n'
             'funcgraph_exit\nfunction\nkernel_stack\nprint\n')
     k.check(k.run(f'ls {T}/events/ftrace/function'), 'format\nid\n')
-    k.check(cat(k, 'events/ftrace/function/format'),
-            'name: function\nID: 1\nformat:\n'
-            '\tfield:unsigned int common_ctx;\toffset:0;\tsize:4;'
-            '\tsigned:0;\n\n'
-            '\tfield:unsigned int ip;\toffset:4;\tsize:4;\tsigned:0;\n'
-            '\tfield:unsigned int parent_ip;\toffset:8;\tsize:4;'
-            '\tsigned:0;\n\n'
-            'print fmt: " %ps <-- %ps", (void *)REC->ip, '
-            '(void *)REC->parent_ip\n')
-    assert cat(k, 'events/ftrace/print/format').endswith(
-        'print fmt: "%ps: %s", (void *)REC->ip, REC->buf\n')
+    for name, (ident, fields) in FTRACE_FORMATS.items():
+        k.check(cat(k, f'events/ftrace/{name}/format'),
+                f'name: {name}\nID: {ident}\nformat:\n' + COMMON + fields)
     assert 'ftrace:' not in cat(k, 'available_events')
+
+
+def test_common_field_filters(k):
+    """Filters on Linux's four common fields: the switches from the shell
+    (pid 1, irqs off, the run-queue lock's preempt depth 1: `d..1.`)
+    pass the first filter, and only they; none passes the second."""
+    reset_events(k)
+    ident = cat(k, f'{EV}/id').strip()
+    first = (f'common_pid == 1 && common_flags & 1 && '
+             f'common_preempt_count == 1 && common_type == {ident}')
+    write(k, f'{EV}/filter', f"'{first}'")
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 3')
+    write(k, f'{EV}/enable', '0')
+    k.check(cat(k, f'{EV}/filter'), first + '\n')
+    found = switches(k)
+    assert found and all(m[2] == '1' for m in found), found
+    reset(k)
+    write(k, f'{EV}/filter', "'common_preempt_count == 0 || common_flags & 4'")
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 3')
+    write(k, f'{EV}/enable', '0')
+    assert not switches(k)
+    write(k, f'{EV}/filter', '0')
 
 
 def test_formats_match_linux(k):

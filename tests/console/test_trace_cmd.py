@@ -1,7 +1,8 @@
 """test_trace_cmd.py: the trace-cmd front end. Each subcommand is checked
 through the tracefs files it must have written (and `cat` of them), so
 trace-cmd and echo are seen to do the same thing; then record with a
-workload and with a shell command, stat's report, the errors, and Tab
+workload and with a shell command, read back with `trace-cmd report`
+from the trace.dat record wrote, stat's report, the errors, and Tab
 completion of -l's function names.
 """
 
@@ -16,8 +17,18 @@ LINE = re.compile(r'^ +(\S+)-(\d+) +\[(\d{3})\] (.{5}) +(\d+\.\d{6}): (.*)$')
 STATS = re.compile(r'CPU: (\d+)\nentries: (\d+)\noverrun: (\d+)\n')
 
 
+REPORT = re.compile(r'^ +(\S+)-(\d+) +\[(\d{3})\] +(\d+\.\d{6}): (\w+): +(.*)$')
+
+
 def funcs(k):
     return [LINE.match(l)[6] for l in trace_lines(k)]
+
+
+def reported(k, path='trace.dat'):
+    """(event, what it says) of each event of `trace-cmd report`."""
+    lines = k.run(f'trace-cmd report {path}').splitlines()
+    assert lines[0] == f'cpus={k.smp}', lines[:2]
+    return [REPORT.match(l).group(5, 6) for l in lines[1:]]
 
 
 def filter_lines(k, name):
@@ -92,16 +103,21 @@ def test_record_a_workload(k):
     assert [int(s[0]) for s in stats] == list(range(k.smp)), out
     assert sum(int(s[1]) for s in stats) == 177, out
     k.check(cat(k, 'tracing_on'), '0\n')
-    k.run('run fib 10')
-    calls = funcs(k)
-    assert calls == ['fib <-fib_main'] + ['fib <-fib'] * 176, calls[:3]
+    assert trace_lines(k) == []     # trace.dat has it: read, consumed
+    calls = reported(k)
+    assert calls == [('function', 'fib <-- fib_main')] + \
+        [('function', 'fib <-- fib')] * 176, calls[:3]
+    k.run('rm trace.dat')
     k.run('trace-cmd reset')
 
 
 def test_record_a_shell_command(k):
-    out = k.run('trace-cmd record -p function -l cmd_echo -- echo hi there')
+    out = k.run('trace-cmd record -p function -l cmd_echo -o /tmp/echo.dat '
+                '-- echo hi there')
     assert out.startswith('hi there\nCPU: 0\n'), out
-    k.check('\n'.join(funcs(k)), 'cmd_echo <-tc_record')
+    assert reported(k, '/tmp/echo.dat') == [('function',
+                                             'cmd_echo <-- tc_record')]
+    k.run('rm /tmp/echo.dat')
     k.run('trace-cmd reset')
 
 
@@ -110,11 +126,13 @@ def test_record_with_function_graph(k):
                 '-O funcgraph-proc run fib 4')
     assert out.startswith('fib(4) = 3\n'), out
     k.check(cat(k, 'options/funcgraph-proc'), '1\n')
-    lines = trace_lines(k)
-    calls = [l for l in lines if re.search(r'\bfib\(\) \{$', l)]
-    leaves = [l for l in lines if re.search(r'\bfib\(\);$', l)]
-    assert (len(calls), len(leaves)) == (4, 5), '\n'.join(lines)
-    assert all(' fib-' in l for l in calls + leaves), '\n'.join(lines)
+    events = reported(k)
+    entries = [e for e in events if e[0] == 'funcgraph_entry']
+    exits = [e for e in events if e[0] == 'funcgraph_exit']
+    assert len(entries) == len(exits) == 9, events
+    assert entries[0] == ('funcgraph_entry', '--> fib (0)'), events
+    assert exits[-1][1].startswith('<-- fib (0) (start: '), events
+    k.run('rm trace.dat')
     k.run('trace-cmd reset')
     k.check(cat(k, 'options/funcgraph-proc'), '0\n')
     k.check(cat(k, 'set_graph_function'), '#### all functions enabled ####\n')
@@ -131,16 +149,27 @@ def test_errors_say_what_failed(k):
     for cmd, error in (
             ('start -p function -x', "trace-cmd: invalid option -- 'x'"),
             ('start -p', "trace-cmd: option requires an argument -- 'p'"),
-            ('start -l fib', 'trace-cmd start: no tracer given (-p TRACER)'),
+            ('start -l fib', 'trace-cmd start: no tracer (-p) or event (-e) '
+                             'given'),
+            ('start -p nop -o x', "trace-cmd start: unexpected argument "
+                                  "'-o'"),
+            ('extract -x', ''),
+            ('report -x', ''),
             ('start -p nop extra', "trace-cmd start: unexpected argument "
                                    "'extra'"),
             ('record -p function', 'trace-cmd record: no command to run'),
             ('stop now', "trace-cmd stop: unexpected argument 'now'")):
         out = k.run(f'trace-cmd {cmd}')
-        assert out.startswith(error + '\n' + USAGE), f'{cmd}:\n{out}'
+        head = error + '\n' if error else ''
+        assert out.startswith(head + USAGE), f'{cmd}:\n{out}'
     assert k.run('trace-cmd stat -x').startswith(USAGE)
     k.check(k.run('trace-cmd record -p function nosuch'),
             'trace-cmd record: nosuch: command not found\n')
+    k.check(k.run('trace-cmd report /no/such.dat'),
+            "trace-cmd: No such file or directory\n  reading '/no/such.dat'\n")
+    k.run('echo not a trace > /tmp/bad.dat')
+    k.check(k.run('trace-cmd report /tmp/bad.dat'),
+            "trace-cmd: Invalid argument\n  reading '/tmp/bad.dat'\n")
     k.check(k.run('trace-cmd reset'), '')
     k.check(k.run('trace-cmd stat'), defaults_stat(k))
 

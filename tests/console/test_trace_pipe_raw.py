@@ -89,7 +89,7 @@ def test_function_trace_event_for_event(k):
     raw = raw_events(k)
     syms = symbols()
     assert [e['name'] for e in raw] == ['function'] * 177
-    got = [(e['cpu'], e['pid'], e['ts'] // 1000,
+    got = [(e['cpu'], e['pid'], (e['ts'] + 500) // 1000,  # ns2usecs
             f'{syms.name(e["ip"])} <-{syms.name(e["parent_ip"])}')
            for e in raw]
     assert got == text, '\n'.join(f'{a} | {b}' for a, b in zip(got, text)

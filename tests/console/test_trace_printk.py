@@ -78,13 +78,13 @@ def test_bprint_under_function_graph(k):
 
 
 def test_bprint_format(k):
-    """Linux's bprint format, with rvftrace's 32-bit ip and fmt."""
+    """Linux's bprint format byte for byte (test_events checks it whole)."""
     k.check(k.run(f'ls {T}/events/ftrace/bprint'), 'format\nid\n')
     k.check(cat(k, 'events/ftrace/bprint/id'), '6\n')
     fmt = cat(k, 'events/ftrace/bprint/format')
     assert fmt.startswith('name: bprint\nID: 6\nformat:\n'), fmt
     assert fmt.endswith(
-        '\tfield:unsigned int ip;\toffset:4;\tsize:4;\tsigned:0;\n'
-        '\tfield:unsigned int fmt;\toffset:8;\tsize:4;\tsigned:0;\n'
-        '\tfield:u32 buf[];\toffset:12;\tsize:0;\tsigned:0;\n\n'
+        '\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
+        '\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n'
+        '\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n'
         'print fmt: "%ps: %s", (void *)REC->ip, REC->fmt\n'), fmt
