@@ -591,12 +591,15 @@ static unsigned long rec_target(unsigned long flags, unsigned long flag)
 /*
  * Linux's ftrace_find_unique_ops: the one enabled ops that wants rec
  * (the ops list holds exactly the enabled ops, hashes as of this step).
+ * When it holds one ops, that is the one: no hash to look in.
  */
 static struct ftrace_ops *ftrace_find_unique_ops(struct dyn_ftrace *rec)
 {
-	struct ftrace_ops *op;
+	struct ftrace_ops *op = ftrace_ops_list;
 
-	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
+	if (op->next == &ftrace_list_end)
+		return op;
+	for (; op != &ftrace_list_end; op = op->next)
 		if (ftrace_ops_test(op, rec->ip))
 			return op;
 	return &ftrace_list_ops;
@@ -625,8 +628,12 @@ static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 
 	if (flags & FTRACE_FL_DISABLED)
 		return;
-	if (FTRACE_CALL_OPS && want)
-		ret = ftrace_rec_update_ops(rec, rec_call_ops(rec));
+	if (FTRACE_CALL_OPS && want) {
+		struct ftrace_ops *ops = rec_call_ops(rec);
+
+		if (ftrace_site_ops(rec->ip) != ops)
+			ret = ftrace_rec_update_ops(rec, ops);
+	}
 	if (ret)
 		;
 	else if (want && !on)

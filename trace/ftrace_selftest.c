@@ -402,11 +402,6 @@ static void two_ops_two_filters(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[2] + b.other, 0);
 }
 
-static struct ftrace_ops *site_call_ops(unsigned long ip)
-{
-	return READ_ONCE(*(struct ftrace_ops **)ftrace_rec_ops_literal(ip));
-}
-
 /*
  * Each site's ops literal (asm/ftrace.h): a site one ops wants names
  * that ops, which the trampoline then calls directly beside another;
@@ -426,14 +421,14 @@ static void call_ops_follow_sharing(struct kunit *t)
 	counting_init(&b, "ftrace_test_target2");
 	register_ftrace_function(&a.ops);
 	register_ftrace_function(&b.ops);
-	KUNIT_EXPECT_TRUE(t, site_call_ops(T1) == &a.ops);
-	KUNIT_EXPECT_TRUE(t, site_call_ops(T2) == &b.ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &a.ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T2) == &b.ops);
 	call_targets(10);
 	ftrace_set_filter(&b.ops, "ftrace_test_target1", 19, 0);
-	KUNIT_EXPECT_TRUE(t, site_call_ops(T1) == &ftrace_list_ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &ftrace_list_ops);
 	call_targets(10);
 	counting_done(&b);
-	KUNIT_EXPECT_TRUE(t, site_call_ops(T1) == &a.ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &a.ops);
 	call_targets(10);
 	counting_done(&a);
 	KUNIT_EXPECT_EQ(t, a.hits[0], 30);

@@ -171,12 +171,9 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
  */
 int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops)
 {
-	unsigned long at = ftrace_rec_ops_literal(rec->ip);
-	int ret;
+	int ret = patch_text_literal((void *)ftrace_rec_ops_literal(rec->ip),
+				     (unsigned long)ops);
 
-	if (READ_ONCE(*(struct ftrace_ops **)at) == ops)
-		return 0;
-	ret = patch_text_literal((void *)at, (unsigned long)ops);
 	wmb();
 	return ret;
 }

@@ -239,6 +239,12 @@ static inline unsigned long ftrace_rec_ops_literal(unsigned long ip)
 	return ip - FTRACE_OPS_LITERAL_SIZE;
 }
 
+/* The ops the site at ip names (patchable sites only). */
+static inline struct ftrace_ops *ftrace_site_ops(unsigned long ip)
+{
+	return READ_ONCE(*(struct ftrace_ops **)ftrace_rec_ops_literal(ip));
+}
+
 #endif
 
 #endif
