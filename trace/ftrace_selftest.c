@@ -2,9 +2,10 @@
  * ftrace_selftest.c: the dynamic ftrace core tested from inside the
  * kernel, in the spirit of Linux's trace_selftest.c: boot-time nop
  * patching, site states, ops with filters (one, two, three at once),
- * notrace, globs, filter replacement without an all-functions window,
- * recursion, SAVE_REGS, IPMODIFY, PERMANENT, the unregister guarantee,
- * and a patch storm against callers on every other CPU. They run beside
+ * notrace, globs, each site's ops literal, filter replacement without
+ * an all-functions window, recursion, SAVE_REGS, IPMODIFY, PERMANENT,
+ * the unregister guarantee, and a patch storm against callers on every
+ * other CPU. They run beside
  * a user's tracer: counts are taken relative to what it holds, and the
  * few cases that need ftrace to themselves skip while any ops is on.
  */
@@ -400,6 +401,26 @@ static void two_ops_two_filters(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, a.hits[1] + a.hits[2] + a.other, 0);
 	KUNIT_EXPECT_EQ(t, b.hits[1], 50);
 	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[2] + b.other, 0);
+}
+
+static int count_misaligned_literal(struct dyn_ftrace *rec, void *data)
+{
+	*(unsigned long *)data += ftrace_rec_ops_literal(rec->ip) & 7;
+	return 0;
+}
+
+/*
+ * Every site's ops literal is one aligned 8-byte word, which the
+ * patcher writes with one store (-falign-functions=8 in the Makefile).
+ */
+static void ops_literals_aligned(struct kunit *t)
+{
+	unsigned long misaligned = 0;
+
+	if (!FTRACE_CALL_OPS)
+		KUNIT_SKIP(t, "-pg: sites have no ops literal");
+	ftrace_for_each_rec(count_misaligned_literal, &misaligned);
+	KUNIT_EXPECT_EQ(t, misaligned, 0);
 }
 
 /*
@@ -1218,6 +1239,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(filter_change_restores_ftrace_call),
 	KUNIT_CASE(location_stays_in_function),
 	KUNIT_CASE(two_ops_two_filters),
+	KUNIT_CASE(ops_literals_aligned),
 	KUNIT_CASE(call_ops_follow_sharing),
 	KUNIT_CASE(list_func_three_ops),
 	KUNIT_CASE(notrace_wins),
