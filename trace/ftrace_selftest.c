@@ -484,6 +484,8 @@ static void list_func_three_ops(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[1] + b.hits[2], 60);
 	KUNIT_EXPECT_EQ(t, c.hits[2], 20);
 	KUNIT_EXPECT_EQ(t, a.other + b.other + c.other, 0);
+	/* T1 and T3 are shared: the list function asks each ops' hash. */
+	KUNIT_EXPECT_EQ(t, a.outside + b.outside + c.outside, 0);
 	KUNIT_EXPECT_EQ(t, rec_count(T1), t1);
 }
 
