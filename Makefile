@@ -59,9 +59,11 @@ LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
 
 # Why a site is two halfwords: GCC under RVC emits two c.nop (4 bytes),
 # which ftrace_init rewrites into one 4-byte nop (1 instruction when off)
-# and which later holds one `jal t0, ftrace_caller` when on.
+# and which later holds one `jal t0, ftrace_caller` when on. The four
+# c.nop before the entry (8 bytes, 8-aligned) are the site's ops
+# literal, as Linux's DYNAMIC_FTRACE_WITH_CALL_OPS (asm/ftrace.h).
 ifeq ($(FTRACE),patchable)
-TRACE_FLAGS := -fpatchable-function-entry=2
+TRACE_FLAGS := -fpatchable-function-entry=6,4 -falign-functions=8
 else ifeq ($(FTRACE),mcount)
 TRACE_FLAGS := -pg
 else

@@ -82,15 +82,16 @@ struct dyn_ftrace {
 #define FTRACE_FL_REGS_EN	(1UL << 29)	/* site calls regs_caller */
 #define FTRACE_FL_IPMODIFY	(1UL << 28)	/* an IPMODIFY ops owns it */
 #define FTRACE_FL_DISABLED	(1UL << 27)	/* failed to verify: never write */
-#define FTRACE_REF_MAX		((1UL << 27) - 1)
+#define FTRACE_FL_CALL_OPS_EN	(1UL << 26)	/* literal: its only ops */
+#define FTRACE_REF_MAX		((1UL << 26) - 1)
 #define ftrace_rec_count(rec)	((rec)->flags & FTRACE_REF_MAX)
 
 extern struct ftrace_ops *ftrace_ops_list;
 extern struct ftrace_ops ftrace_list_end;
+/* What a site's ops literal names when several ops want the site. */
+extern struct ftrace_ops ftrace_list_ops;
 extern struct ftrace_ops *function_trace_op;
 extern ftrace_func_t ftrace_trace_function;
-/* What ftrace_call calls now (ftrace_trace_function is what it will). */
-extern ftrace_func_t saved_ftrace_func;
 extern int ftrace_enabled;
 extern struct mutex ftrace_lock;
 extern struct mutex text_mutex;
@@ -248,6 +249,13 @@ int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr);
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr);
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr);
+int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops);
+/* Whether sites have ops literals (asm/ftrace.h); -pg's have none. */
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_CALL_OPS
+#define FTRACE_CALL_OPS		1
+#else
+#define FTRACE_CALL_OPS		0
+#endif
 int ftrace_update_ftrace_func(ftrace_func_t func);
 int ftrace_enable_ftrace_graph_caller(void);
 int ftrace_disable_ftrace_graph_caller(void);

@@ -50,13 +50,24 @@ struct ftrace_ops ftrace_list_end = {
 	.name = "ftrace_list_end",
 };
 struct ftrace_ops *ftrace_ops_list = &ftrace_list_end;
+/*
+ * Linux's ftrace_list_ops: the ops literal of a site that several ops
+ * want. ftrace_caller sends its calls through ftrace_call, which calls
+ * the list function while more than one ops is registered.
+ */
+struct ftrace_ops ftrace_list_ops = {
+	.func = ftrace_ops_list_func,
+	.flags = FTRACE_OPS_FL_STUB,
+	.name = "ftrace_list_ops",
+};
 struct ftrace_ops *function_trace_op __cacheline_aligned = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function = ftrace_stub;
 int ftrace_enabled = 1;
 void (*ftrace_patch_hook)(unsigned long ip, u32 old, u32 new);
 
 static struct ftrace_ops *set_function_trace_op = &ftrace_list_end;
-ftrace_func_t saved_ftrace_func = ftrace_stub;
+/* What ftrace_call calls now (ftrace_trace_function is what it will). */
+static ftrace_func_t saved_ftrace_func = ftrace_stub;
 static struct dyn_ftrace *records;	/* all of them, sorted by ip */
 static unsigned long nr_records, nr_pages;
 /*
@@ -303,12 +314,26 @@ static inline bool rec_wants_call(const struct dyn_ftrace *rec)
 	       !(rec->flags & FTRACE_FL_DISABLED);
 }
 
+/* Should rec's ops literal name its only ops (or ftrace_list_ops)? */
+static inline bool rec_wants_call_ops(const struct dyn_ftrace *rec)
+{
+	return FTRACE_CALL_OPS && ftrace_rec_count(rec) == 1;
+}
+
+/*
+ * The site's call, its trampoline, or its ops literal must change: a
+ * second ops on a site one ops had turns its literal to the list ops,
+ * and the last but one leaving it turns it back.
+ */
 static inline bool rec_needs_update(const struct dyn_ftrace *rec)
 {
-	bool want = rec_wants_call(rec), on = rec->flags & FTRACE_FL_ENABLED;
+	unsigned long f = rec->flags;
+	bool want = rec_wants_call(rec), on = f & FTRACE_FL_ENABLED;
 
-	return want != on || (want && !!(rec->flags & FTRACE_FL_REGS) !=
-				      !!(rec->flags & FTRACE_FL_REGS_EN));
+	return want != on ||
+	       (want && (!!(f & FTRACE_FL_REGS) != !!(f & FTRACE_FL_REGS_EN) ||
+			 rec_wants_call_ops(rec) !=
+				 !!(f & FTRACE_FL_CALL_OPS_EN)));
 }
 
 /*
@@ -564,9 +589,33 @@ static unsigned long rec_target(unsigned long flags, unsigned long flag)
 }
 
 /*
- * Bring rec's site in line with its flags. rec_wants_call with
- * ftrace_enabled read once per update (enabled), and the flags read
- * once per record; a site already right costs no store.
+ * Linux's ftrace_find_unique_ops: the one enabled ops that wants rec
+ * (the ops list holds exactly the enabled ops, hashes as of this step).
+ * When it holds one ops, that is the one: no hash to look in.
+ */
+static struct ftrace_ops *ftrace_find_unique_ops(struct dyn_ftrace *rec)
+{
+	struct ftrace_ops *op = ftrace_ops_list;
+
+	if (op->next == &ftrace_list_end)
+		return op;
+	for (; op != &ftrace_list_end; op = op->next)
+		if (ftrace_ops_test(op, rec->ip))
+			return op;
+	return &ftrace_list_ops;
+}
+
+/* The ops rec's literal should name: its only one, or the list ops. */
+static struct ftrace_ops *rec_call_ops(struct dyn_ftrace *rec)
+{
+	return rec_wants_call_ops(rec) ? ftrace_find_unique_ops(rec) :
+					 &ftrace_list_ops;
+}
+
+/*
+ * Bring rec's site in line with its flags: its ops literal first, then
+ * its call. rec_wants_call with ftrace_enabled read once per update
+ * (enabled), and the flags read once per record.
  */
 static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 {
@@ -575,26 +624,34 @@ static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 	bool on = flags & FTRACE_FL_ENABLED;
 	unsigned long cur = rec_target(flags, FTRACE_FL_REGS_EN);
 	unsigned long next = rec_target(flags, FTRACE_FL_REGS);
-	int ret;
+	int ret = 0;
 
 	if (flags & FTRACE_FL_DISABLED)
 		return;
-	if (want && !on)
+	if (FTRACE_CALL_OPS && want) {
+		struct ftrace_ops *ops = rec_call_ops(rec);
+
+		if (ftrace_site_ops(rec->ip) != ops)
+			ret = ftrace_rec_update_ops(rec, ops);
+	}
+	if (ret)
+		;
+	else if (want && !on)
 		ret = ftrace_make_call(rec, next);
 	else if (!want && on)
 		ret = ftrace_make_nop(rec, cur);
 	else if (want && cur != next)
 		ret = ftrace_modify_call(rec, cur, next);
-	else
-		return;
 	if (ret) {
 		ftrace_bug(ret, rec);
 		return;
 	}
-	flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN);
+	flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN |
+		   FTRACE_FL_CALL_OPS_EN);
 	if (want)
 		flags |= FTRACE_FL_ENABLED |
-			 ((flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0);
+			 ((flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0) |
+			 (rec_wants_call_ops(rec) ? FTRACE_FL_CALL_OPS_EN : 0);
 	rec->flags = flags;
 }
 
@@ -638,9 +695,8 @@ static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 	update_function_graph_func();
 	if (update) {
 		/*
-		 * Before the list function: the trampoline's fast path
-		 * runs only while ftrace_call calls the ops' own func, and
-		 * live, the other harts see this store by step 1's end.
+		 * What ftrace_call calls from here on, for the sites that
+		 * several ops want (their ops literal is ftrace_list_ops).
 		 */
 		WRITE_ONCE(saved_ftrace_func, ftrace_ops_list_func);
 		check_arch(ftrace_update_ftrace_func(ftrace_ops_list_func),

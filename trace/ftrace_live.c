@@ -33,7 +33,13 @@
  *    to the final function. A callback reached through the list
  *    function runs for an ip only if ftrace_ops_test passed for it
  *    against the ops' own hashes; one called directly runs only from
- *    sites that are exactly its ops' (before step 1 and after step 3).
+ *    sites that are exactly its ops' (before step 1 and after step 3);
+ *  - a site's ops literal (asm/ftrace.h), which names the one ops that
+ *    wants it, is written in step 2 just before the site's own store:
+ *    it is one aligned word, and the site's call appears only after
+ *    every hart has fenced (live_path). A hart that loads the old
+ *    literal calls an ops that wanted the site when the update began,
+ *    or goes through ftrace_call.
  *
  * What a callback tolerates in the window: the list function's test
  * and the callback are two moments, so a callback may run once for a

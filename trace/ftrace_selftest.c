@@ -2,9 +2,10 @@
  * ftrace_selftest.c: the dynamic ftrace core tested from inside the
  * kernel, in the spirit of Linux's trace_selftest.c: boot-time nop
  * patching, site states, ops with filters (one, two, three at once),
- * notrace, globs, filter replacement without an all-functions window,
- * recursion, SAVE_REGS, IPMODIFY, PERMANENT, the unregister guarantee,
- * and a patch storm against callers on every other CPU. They run beside
+ * notrace, globs, each site's ops literal, filter replacement without
+ * an all-functions window, recursion, SAVE_REGS, IPMODIFY, PERMANENT,
+ * the unregister guarantee, and a patch storm against callers on every
+ * other CPU. They run beside
  * a user's tracer: counts are taken relative to what it holds, and the
  * few cases that need ftrace to themselves skip while any ops is on.
  */
@@ -331,13 +332,14 @@ struct location_check {
 };
 
 /*
- * ftrace_location at the last halfword before each site: 0, or a site
- * inside the function that holds that address, never the next one's.
+ * ftrace_location at the last halfword before each site (before its
+ * ops literal, which is in no function): 0, or a site inside the
+ * function that holds that address, never the next one's.
  */
 static int check_location_before(struct dyn_ftrace *rec, void *data)
 {
 	struct location_check *lc = data;
-	unsigned long p = rec->ip - 2, size, off, loc;
+	unsigned long p = ftrace_rec_ops_literal(rec->ip) - 2, size, off, loc;
 
 	if (!kallsyms_lookup(p, &size, &off))
 		return 0;
@@ -401,6 +403,62 @@ static void two_ops_two_filters(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[2] + b.other, 0);
 }
 
+static int count_misaligned_literal(struct dyn_ftrace *rec, void *data)
+{
+	*(unsigned long *)data += ftrace_rec_ops_literal(rec->ip) & 7;
+	return 0;
+}
+
+/*
+ * Every site's ops literal is one aligned 8-byte word, which the
+ * patcher writes with one store (-falign-functions=8 in the Makefile).
+ */
+static void ops_literals_aligned(struct kunit *t)
+{
+	unsigned long misaligned = 0;
+
+	if (!FTRACE_CALL_OPS)
+		KUNIT_SKIP(t, "-pg: sites have no ops literal");
+	ftrace_for_each_rec(count_misaligned_literal, &misaligned);
+	KUNIT_EXPECT_EQ(t, misaligned, 0);
+}
+
+/*
+ * Each site's ops literal (asm/ftrace.h): a site one ops wants names
+ * that ops, which the trampoline then calls directly beside another;
+ * once a second ops wants it, ftrace_list_ops; once that one leaves,
+ * the first again. Each ops sees its own calls, and only those.
+ */
+static void call_ops_follow_sharing(struct kunit *t)
+{
+	struct counting_ops a, b;
+
+	if (!FTRACE_CALL_OPS)
+		KUNIT_SKIP(t, "-pg: sites have no ops literal");
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	SKIP_UNLESS_ALONE(t);
+	counting_init(&a, "ftrace_test_target1");
+	counting_init(&b, "ftrace_test_target2");
+	register_ftrace_function(&a.ops);
+	register_ftrace_function(&b.ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &a.ops);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T2) == &b.ops);
+	call_targets(10);
+	ftrace_set_filter(&b.ops, "ftrace_test_target1", 19, 0);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &ftrace_list_ops);
+	call_targets(10);
+	counting_done(&b);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(T1) == &a.ops);
+	call_targets(10);
+	counting_done(&a);
+	KUNIT_EXPECT_EQ(t, a.hits[0], 30);
+	KUNIT_EXPECT_EQ(t, a.hits[1] + a.hits[2] + a.other + a.outside, 0);
+	KUNIT_EXPECT_EQ(t, b.hits[0], 10);
+	KUNIT_EXPECT_EQ(t, b.hits[1], 20);
+	KUNIT_EXPECT_EQ(t, b.hits[2] + b.other + b.outside, 0);
+}
+
 static void list_func_three_ops(struct kunit *t)
 {
 	struct counting_ops a, b, c;
@@ -426,6 +484,8 @@ static void list_func_three_ops(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, b.hits[0] + b.hits[1] + b.hits[2], 60);
 	KUNIT_EXPECT_EQ(t, c.hits[2], 20);
 	KUNIT_EXPECT_EQ(t, a.other + b.other + c.other, 0);
+	/* T1 and T3 are shared: the list function asks each ops' hash. */
+	KUNIT_EXPECT_EQ(t, a.outside + b.outside + c.outside, 0);
 	KUNIT_EXPECT_EQ(t, rec_count(T1), t1);
 }
 
@@ -637,9 +697,10 @@ static void recursion_is_stopped(struct kunit *t)
 
 /*
  * A callback with no guard of its own, under ftrace_ops_list_func (a
- * second ops is on): the list function's own bits stop it, one level
- * deeper at most (its transition bit). Its own depth limit only keeps
- * a broken list function from overflowing the stack.
+ * second ops wants its site too: a site of its own would call it
+ * directly, as a single ops is): the list function's own bits stop it,
+ * one level deeper at most (its transition bit). Its own depth limit
+ * only keeps a broken list function from overflowing the stack.
  */
 static unsigned long naive_calls, naive_depth;
 
@@ -661,7 +722,7 @@ static void list_func_stops_recursion(struct kunit *t)
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
-	counting_init(&other, "ftrace_test_target2");
+	counting_init(&other, "ftrace_test_target1");
 	ftrace_set_filter(&ops, "ftrace_test_target1", 19, 1);
 	naive_calls = 0;
 	register_ftrace_function(&other.ops);
@@ -1180,6 +1241,8 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(filter_change_restores_ftrace_call),
 	KUNIT_CASE(location_stays_in_function),
 	KUNIT_CASE(two_ops_two_filters),
+	KUNIT_CASE(ops_literals_aligned),
+	KUNIT_CASE(call_ops_follow_sharing),
 	KUNIT_CASE(list_func_three_ops),
 	KUNIT_CASE(notrace_wins),
 	KUNIT_CASE(notrace_with_two_ops),

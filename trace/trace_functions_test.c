@@ -422,8 +422,8 @@ static bool instret_is_exact(void)
  * with tracing on and a 1-function filter, then with tracing_on 0; the
  * targets are 80 and 25 where the trampoline has its fast path (-pg's
  * has not: 195 and 60). `make bench` measures the same on bench_target:
- *   bench: function_insns_per_call 69.48
- *   bench: function_off_insns_per_call 14
+ *   bench: function_insns_per_call 64.5
+ *   bench: function_off_insns_per_call 9
  */
 #ifdef HAVE_FTRACE_FAST_PATH
 #define FN_COST_ON	80

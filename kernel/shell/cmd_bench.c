@@ -114,6 +114,25 @@ static void bench_trampoline(struct shell_out *out, u64 base)
 	ftrace_free_ops_hashes(&ops);
 }
 
+/*
+ * The function tracer on bench_target while a second ops, on another
+ * function, is registered: bench_target's site still names the
+ * tracer's ops alone (its ops literal, asm/ftrace.h).
+ */
+static void bench_function_2ops(struct shell_out *out, u64 base)
+{
+	struct ftrace_ops ops = { .func = stub_callback, .name = "bench" };
+
+	if (ftrace_set_filter(&ops, "ftrace_test_target1", 19, 1))
+		return;
+	if (!register_ftrace_function(&ops)) {
+		report(out, "function_2ops_insns_per_call",
+		       extra_per_call(base));
+		unregister_ftrace_function(&ops);
+	}
+	ftrace_free_ops_hashes(&ops);
+}
+
 /* Instructions that `echo TRACER > current_tracer` takes. */
 static u64 switch_insns(const char *tracer)
 {
@@ -177,6 +196,7 @@ static void bench_function(struct shell_out *out, u64 base)
 	report(out, "function_insns_per_call", extra_per_call(base));
 	report(out, "bytes_per_function_event",
 	       (read_stat(0, "bytes: ") - before) * 100 / (BATCH * BATCHES));
+	bench_function_2ops(out, base);
 	bench_function_clocks(out, base);
 	sh_echo(TRACING "tracing_on", false, "0");
 	report(out, "function_off_insns_per_call", extra_per_call(base));

@@ -61,6 +61,7 @@ static void show_rec_flags(struct shell_out *out, struct dyn_ftrace *rec)
 		{ FTRACE_FL_REGS_EN, " regs-en" },
 		{ FTRACE_FL_IPMODIFY, " ipmodify" },
 		{ FTRACE_FL_DISABLED, " disabled(failed-verify)" },
+		{ FTRACE_FL_CALL_OPS_EN, " call-ops" },
 	};
 	size_t i;
 

@@ -61,7 +61,7 @@ def test_site_follows_the_tracer(k):
     k.run(f'echo function > {t}/current_tracer')
     out = k.run('patchsite fib')
     assert re.search(r'insn:   jal t0, 0x[0-9a-f]+ <ftrace_caller>\n', out), out
-    assert 'record: refcount 1 flags 0x80000000 enabled\n' in out, out
+    assert 'record: refcount 1 flags 0x84000000 enabled call-ops\n' in out, out
     assert '  ops:    function\n' in out, out
     out = k.run('patchsite ftrace_call')
     assert re.search(r'<function_trace_call>', out), out

@@ -6,6 +6,7 @@
  *
  *   site:          nop  <->  jal t0, ftrace_caller | ftrace_regs_caller
  *                  (-pg:     jal ra, ftrace_caller)
+ *   site - 8:      the ops ftrace_caller calls for it (not under -pg)
  *   ftrace_call:   jal ra, <ftrace_trace_function>
  *   graph call:    nop  <->  jal ra, ftrace_graph_caller
  */
@@ -14,6 +15,7 @@
 #include "patch.h"
 #include "rcu.h"
 #include "asm/insn.h"
+#include "asm/csr.h"
 
 /* Each trampoline's two patchable calls (-pg has no regs trampoline). */
 struct ftrace_tramp {
@@ -158,6 +160,24 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 
 	return ret ? ret : ftrace_modify_code(rec->ip, RISCV_INSN_NOP, new);
 }
+
+#ifdef HAVE_DYNAMIC_FTRACE_WITH_CALL_OPS
+/*
+ * Point rec's ops literal at ops (asm/ftrace.h), before its call is
+ * enabled, or while it stays one. A hart loads the old or the new ops,
+ * each of which wants the site or tests its hash; the fence keeps a
+ * site's later store from being seen first (live mode adds a fence.i
+ * on every hart before a site's call appears: ftrace_live.c).
+ */
+int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops)
+{
+	int ret = patch_text_literal((void *)ftrace_rec_ops_literal(rec->ip),
+				     (unsigned long)ops);
+
+	wmb();
+	return ret;
+}
+#endif
 
 /* Between ftrace_caller and ftrace_regs_caller (live: through a nop). */
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,

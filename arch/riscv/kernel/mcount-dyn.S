@@ -25,9 +25,9 @@
  *
  * ftrace_regs_caller's is the same with a whole pt_regs from sp+32.
  *
- * Cost with the stub installed: 52 instructions, all of them here, 4 of
- * them the look for a fast path; with an empty C callback (6
- * instructions) in the stub's place: bench: stub_insns_per_call 57
+ * What a call costs: `make bench` (stub_insns_per_call: an empty C
+ * callback on one site; function_2ops_insns_per_call: the function
+ * tracer's fast path on one site while another ops has another).
  */
 #include "asm/asm.h"
 #include "asm/ftrace.h"
@@ -77,16 +77,14 @@
 	.balign 4
 ftrace_caller:
 	/*
-	 * One ops with a fast path, and ftrace_call calling its func (not
-	 * ftrace_ops_list_func, which function_trace_op can outlive): run
-	 * the fast path (ftrace_fast.S), with t1 = the ops.
+	 * The site's ops, from its literal (asm/ftrace.h): one load. A
+	 * site that only this ops wants runs its fast path (ftrace_fast.S),
+	 * with t1 = the ops, however many other ops are registered.
+	 * ftrace_list_ops has none.
 	 */
-	ld	t1, function_trace_op
+	ld	t1, FTRACE_OPS_LITERAL_T0(t0)
 	ld	t2, FTRACE_OPS_FAST_PATH(t1)
 	beqz	t2, ftrace_caller_full
-	ld	t3, FTRACE_OPS_FUNC(t1)
-	ld	t4, saved_ftrace_func
-	bne	t3, t4, ftrace_caller_full
 	jr	t2
 	/* The fast paths (ftrace_fast.S) come back here for the rest. */
 	.globl ftrace_caller_full
@@ -97,7 +95,20 @@ ftrace_caller_full:
 	PREEMPT_DISABLE
 	addi	a0, t0, -MCOUNT_INSN_SIZE	/* ip: the site */
 	mv	a1, ra				/* parent_ip */
-	FTRACE_CALL_SLOTS
+	/*
+	 * The site's own ops: its func, called directly. A site several
+	 * ops want: ftrace_call, which the three steps of
+	 * ftrace_modify_all_code point at the list function.
+	 */
+	ld	a2, FTRACE_OPS_LITERAL_T0(t0)
+	lla	t1, ftrace_list_ops
+	beq	a2, t1, 3f
+	ld	t1, FTRACE_OPS_FUNC(a2)
+	li	a3, 0
+	jalr	t1
+	j	4f
+3:	FTRACE_CALL_SLOT
+4:	FTRACE_GRAPH_CALL_SLOT
 	PREEMPT_ENABLE
 	RESTORE_ARGS FTRACE_FRAME_ARGS
 	ld	ra, FTRACE_FRAME_RA(sp)

@@ -28,9 +28,9 @@
  *   bench: mcount_disabled_insns_per_entry 8
  * An empty callback (6 instructions), then the function tracer, over
  * the same build disabled:
- *   bench: stub_insns_per_call 57
+ *   bench: stub_insns_per_call 59
  *   bench: mcount_stub_insns_per_call 33
- *   bench: function_insns_per_call 69.48
+ *   bench: function_insns_per_call 64.5
  *   bench: mcount_function_insns_per_call 107.14
  * -pg costs more when off, and when on than the fast path does.
  *

@@ -102,6 +102,22 @@ int patch_insn16(void *addr, u16 insn)
 	return 0;
 }
 
+/*
+ * An 8-byte word of data kept in the text, which code loads and never
+ * runs (an ftrace site's ops literal, asm/ftrace.h): one aligned store,
+ * so a hart loads the old or the new word. No instruction changes, so
+ * it needs no fence.i and is not counted.
+ */
+int patch_text_literal(void *addr, unsigned long val)
+{
+	unsigned long a = (unsigned long)addr;
+
+	if (!kernel_text_addr(a) || (a & 7))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned long *)poke_addr(0, a), val);
+	return 0;
+}
+
 void patch_unmap(void)
 {
 	unsigned long others = alias_cpus & ~(1UL << smp_processor_id());

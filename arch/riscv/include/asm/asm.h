@@ -120,16 +120,24 @@
  * function_trace_op; a3, no pt_regs), and ftrace_graph_call, a nop or
  * a jal to ftrace_graph_caller. One family per build mode defines them.
  */
-	.macro FTRACE_CALL_SLOTS
+	.macro FTRACE_CALL_SLOT
 	la	a2, function_trace_op
 	ld	a2, 0(a2)
 	li	a3, 0
 	.globl ftrace_call
 ftrace_call:
 	jal	ra, ftrace_stub
+	.endm
+
+	.macro FTRACE_GRAPH_CALL_SLOT
 	.globl ftrace_graph_call
 ftrace_graph_call:
 	nop
+	.endm
+
+	.macro FTRACE_CALL_SLOTS
+	FTRACE_CALL_SLOT
+	FTRACE_GRAPH_CALL_SLOT
 	.endm
 
 #endif /* __ASSEMBLY__ */

@@ -12,9 +12,26 @@
  *   enabled:                                       jal t0, ftrace_caller
  *                                     (or          jal t0, ftrace_regs_caller)
  *
- * One 4-byte, 4-aligned instruction (-falign-functions=4) is both the
- * whole disabled cost and the unit of patching: a hart sees the old or
- * the new instruction, never half of each.
+ * One 4-byte, 4-aligned instruction is both the whole disabled cost and
+ * the unit of patching: a hart sees the old or the new instruction,
+ * never half of each.
+ *
+ * Before the entry, the site's ops literal (Linux's
+ * DYNAMIC_FTRACE_WITH_CALL_OPS, arm64 and RISC-V since 6.16):
+ * -fpatchable-function-entry=6,4 with -falign-functions=8 puts four
+ * c.nop, 8 bytes, 8-aligned, in front of each traced function. GCC's
+ * table names their start, so a record's ip is that + 8:
+ *
+ *   ip - 8:  .8byte ops     the ftrace_ops this site calls (when enabled)
+ *   ip:      nop | jal t0, ftrace_caller
+ *
+ * ftrace_caller loads it (one ld, from t0 - 12): a site that exactly
+ * one ops wants holds that ops, and the trampoline runs its fast path
+ * or calls its func directly, however many other ops are registered;
+ * a site several ops want holds ftrace_list_ops, which goes through
+ * ftrace_call (the list function while more than one ops is on). The
+ * literal is written with one aligned 8-byte store before the call is
+ * enabled, and is not an instruction: it needs no fence.i.
  *
  * FTRACE=mcount (-pg): a site is GCC's call of _mcount after the
  * prologue, so a record's ip is inside the function (ftrace_location()
@@ -51,8 +68,15 @@
 /* ftrace_caller's frame (mcount-pg.S): one frame record. */
 #define FTRACE_FRAME_SIZE	16
 #define FTRACE_LIVE_PATCHING	0
+/* No ops literal: ftrace_caller calls through ftrace_call alone. */
+#define FTRACE_OPS_LITERAL_SIZE	0
 #else
 #define FTRACE_LIVE_PATCHING	1
+/* The site's ops literal, before its entry (see above). */
+#define HAVE_DYNAMIC_FTRACE_WITH_CALL_OPS
+#define FTRACE_OPS_LITERAL_SIZE	8
+/* Where ftrace_caller finds it: t0 is the site + 4. */
+#define FTRACE_OPS_LITERAL_T0	(-(MCOUNT_INSN_SIZE + FTRACE_OPS_LITERAL_SIZE))
 /*
  * ftrace_caller's frame (mcount-dyn.S draws it): two frame records,
  * then the traced function's arguments, or ftrace_regs_caller's
@@ -201,10 +225,24 @@ static inline unsigned long ftrace_traced_caller_fp(unsigned long entry_sp)
 }
 #endif
 
-/* The record table holds each site's address already. */
+/*
+ * The record table holds each site's address, or (patchable) the start
+ * of its ops literal, which the site follows.
+ */
 static inline unsigned long ftrace_call_adjust(unsigned long addr)
 {
-	return addr;
+	return addr + FTRACE_OPS_LITERAL_SIZE;
+}
+
+static inline unsigned long ftrace_rec_ops_literal(unsigned long ip)
+{
+	return ip - FTRACE_OPS_LITERAL_SIZE;
+}
+
+/* The ops the site at ip names (patchable sites only). */
+static inline struct ftrace_ops *ftrace_site_ops(unsigned long ip)
+{
+	return READ_ONCE(*(struct ftrace_ops **)ftrace_rec_ops_literal(ip));
 }
 
 #endif
