@@ -19,11 +19,11 @@
 static DEFINE_SPINLOCK(fork_lock);
 static bool fork_probe_on;
 
-/* From trace_event_commit: is current's event to be dropped? */
-bool trace_event_pid_ignored(void)
+/* From trace_event_commit: is current's event to be dropped from tr? */
+bool trace_event_pid_ignored(struct trace_array *tr)
 {
-	struct trace_pid_list *pids = READ_ONCE(global_trace.event_pids);
-	struct trace_pid_list *no = READ_ONCE(global_trace.event_notrace_pids);
+	struct trace_pid_list *pids = READ_ONCE(tr->event_pids);
+	struct trace_pid_list *no = READ_ONCE(tr->event_notrace_pids);
 
 	return (pids && !trace_pid_list_is_set(pids, current->pid)) ||
 	       (no && trace_pid_list_is_set(no, current->pid));

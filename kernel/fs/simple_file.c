@@ -71,11 +71,17 @@ static int simple_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static void simple_evict(struct inode *inode)
+{
+	kfree(inode->private);
+}
+
 static const struct file_operations simple_fops = {
 	.open = simple_open,
 	.read = simple_read,
 	.write = simple_write,
 	.release = simple_release,
+	.evict = simple_evict,
 };
 
 /*

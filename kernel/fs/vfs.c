@@ -134,6 +134,8 @@ static void free_subtree(struct inode *inode)
 
 	list_for_each_entry_safe(child, next, &inode->children, sibling)
 		free_subtree(child);
+	if (inode->fops && inode->fops->evict)
+		inode->fops->evict(inode);
 	kfree(inode->data);
 	kfree(inode);
 }
