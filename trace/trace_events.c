@@ -126,7 +126,8 @@ int trace_array_add_events(struct trace_array *tr)
 
 /*
  * Off, then freed once no probe can still be running with one as its
- * data (tracepoint_probe_unregister has waited for that).
+ * data or reading the pid lists (tracepoint_probe_unregister has
+ * waited for that).
  */
 void trace_array_remove_events(struct trace_array *tr)
 {
@@ -141,6 +142,9 @@ void trace_array_remove_events(struct trace_array *tr)
 		list_del(&call->list);
 		kfree(call);
 	}
+	trace_pid_list_free(tr->event_pids);
+	trace_pid_list_free(tr->event_notrace_pids);
+	tr->event_pids = tr->event_notrace_pids = NULL;
 }
 
 struct trace_event_call *trace_event_find(const char *system,

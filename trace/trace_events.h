@@ -118,7 +118,7 @@ void trace_events_create_tr_files(struct trace_array *tr, struct inode *dir);
 
 /* trace_events_pid.c */
 bool trace_event_pid_ignored(struct trace_array *tr);
-void trace_event_pid_create_files(struct inode *dir);
+void trace_event_pid_create_files(struct trace_array *tr, struct inode *dir);
 
 /* trace_events_filter.c */
 int create_trigger_filter(const struct trace_event_call *call, const char *str,

@@ -371,6 +371,7 @@ void trace_events_create_tr_files(struct trace_array *tr, struct inode *dir)
 
 	create_simple(dir, "set_event", set_event_show, set_event_store,
 		      (long)tr);
+	trace_event_pid_create_files(tr, dir);
 	if (!events)
 		return;
 	create_system_dirs(tr, events);
@@ -385,6 +386,5 @@ void trace_events_create_files(struct inode *dir)
 {
 	create_simple(dir, "available_events", available_events_show, NULL,
 		      0);
-	trace_event_pid_create_files(dir);
 	tracing_err_log_create_file(dir);
 }

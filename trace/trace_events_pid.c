@@ -106,10 +106,14 @@ static void event_pid_show(struct seq_buf *s, long data)
 	mutex_unlock(&event_mutex);
 }
 
-void trace_event_pid_create_files(struct inode *dir)
+/*
+ * Each trace array's lists; the event-fork option follows forks into
+ * the top level's only (docs/tracefs.md, Instances).
+ */
+void trace_event_pid_create_files(struct trace_array *tr, struct inode *dir)
 {
 	create_simple(dir, "set_event_notrace_pid", event_pid_show,
-		      event_pid_store, (long)&global_trace.event_notrace_pids);
+		      event_pid_store, (long)&tr->event_notrace_pids);
 	create_simple(dir, "set_event_pid", event_pid_show, event_pid_store,
-		      (long)&global_trace.event_pids);
+		      (long)&tr->event_pids);
 }
