@@ -49,7 +49,7 @@ struct file_operations {
 	ssize_t (*read)(struct file *file, char *buf, size_t n);
 	ssize_t (*write)(struct file *file, const char *buf, size_t n);
 	int (*release)(struct inode *inode, struct file *file);
-	/* The inode is being removed: free its private (Linux's evict_inode). */
+	/* The inode goes: free its private (Linux's evict_inode). */
 	void (*evict)(struct inode *inode);
 };
 
@@ -73,7 +73,7 @@ struct inode_operations {
 		      struct inode **child);
 	int (*readdir)(struct inode *dir);
 	int (*unlink)(struct inode *dir, struct inode *child);
-	/* Remove child, a directory, with all it holds (tracefs's instances). */
+	/* Remove child, a directory, and all it holds (tracefs instances). */
 	int (*rmdir)(struct inode *dir, struct inode *child);
 };
 
