@@ -114,6 +114,9 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
+/* Files and directories not made for want of memory, since boot. */
+void vfs_note_alloc_failure(void);
+unsigned long vfs_alloc_failures(void);
 void vfs_set_pwd(struct inode **pwd, struct inode *dir);
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),

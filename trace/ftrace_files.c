@@ -248,8 +248,10 @@ static void create_filter_file(struct inode *dir, const char *name,
 {
 	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
 
-	if (!ff)
+	if (!ff) {
+		vfs_note_alloc_failure();
 		return;
+	}
 	*ff = *template;
 	if (tr) {
 		ff->ops = &tr->ops;

@@ -62,10 +62,13 @@ static void trace_array_free(struct trace_array *tr)
 /*
  * The top level's options less the fork ones, the default buffer size,
  * clock and tracer (Linux's trace_array_create). Called under
- * instance_lock, the name free.
+ * instance_lock, the name free. A file that could not be made fails it
+ * all: the VFS counts them (another maker's failure meanwhile fails it
+ * too, which only happens when memory is short anyway).
  */
 static struct trace_array *trace_array_create(const char *name)
 {
+	unsigned long failures = vfs_alloc_failures();
 	struct trace_array *tr = kzalloc(sizeof(*tr));
 
 	if (!tr)
@@ -94,6 +97,11 @@ static struct trace_array *trace_array_create(const char *name)
 	}
 	tr->dir->private = tr;
 	init_tracer_tracefs(tr, tr->dir);
+	/* Unless someone opened a file of it already: then it stays. */
+	if (vfs_alloc_failures() != failures && !vfs_remove(tr->dir)) {
+		trace_array_free(tr);
+		return NULL;
+	}
 	list_add_tail(&tr->list, &trace_instances);
 	return tr;
 }

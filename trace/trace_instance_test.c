@@ -4,8 +4,9 @@
  * buffer, nothing lost, nothing mixed, nothing in the top level's; an
  * instance's event records into its buffer only; and making and
  * removing an instance 50 times, tracing in it each time, gives every
- * byte back. rmdir is refused while a file of it is open or the kernel
- * holds it.
+ * byte back, as does a mkdir that runs out of memory at any of its
+ * allocations. rmdir is refused while a file of it is open or the
+ * kernel holds it.
  */
 #include "kernel.h"
 #include "string.h"
@@ -13,6 +14,7 @@
 #include "sched.h"
 #include "smp.h"
 #include "selftest.h"
+#include "fault_inject.h"
 #include "trace_fixtures.h"
 #include "trace_events.h"
 
@@ -191,7 +193,53 @@ static void instance_create_destroy_no_leak(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, mm_bytes_in_use(), before);
 }
 
+/*
+ * mkdir with kmalloc's, then the page allocator's, Nth allocation
+ * failing, for each N until one runs through: each failed attempt
+ * leaves no directory and gives back every byte.
+ */
+static void instance_create_nomem(struct kunit *t, struct fault_attr *attr)
+{
+	struct trace_array *tr;
+	size_t before;
+	long left;
+	int n;
+
+	for (n = 1; n < 2000; n++) {
+		before = mm_bytes_in_use();
+		fault_attr_set(attr, 100, n, 1);
+		tr = trace_array_get_by_name("selftest_nomem");
+		left = READ_ONCE(attr->times);
+		fault_attr_set(attr, 0, 1, 0);
+		if (tr) {
+			trace_array_put(tr);
+			KUNIT_EXPECT_EQ(t, trace_array_destroy(tr), 0);
+		}
+		KUNIT_EXPECT_EQ(t, mm_bytes_in_use(), before);
+		if (left) {	/* nothing failed: done */
+			KUNIT_EXPECT_TRUE(t, tr != NULL);
+			break;
+		}
+		KUNIT_EXPECT_TRUE(t, tr == NULL);
+		KUNIT_EXPECT_TRUE(t, !vfs_lookup(NULL, "/sys/kernel/tracing/"
+						 "instances/selftest_nomem"));
+	}
+	KUNIT_EXPECT_TRUE(t, n > 1 && n < 2000);	/* some failed, then done */
+}
+
+static void instance_create_nomem_kmalloc(struct kunit *t)
+{
+	instance_create_nomem(t, &failslab);
+}
+
+static void instance_create_nomem_pages(struct kunit *t)
+{
+	instance_create_nomem(t, &fail_page_alloc);
+}
+
 SELFTEST_SUITE_INIT(instances, tracing_selftest_need_defaults,
 	KUNIT_CASE(instances_disjoint_filters),
 	KUNIT_CASE(instance_event_own_buffer),
-	KUNIT_CASE(instance_create_destroy_no_leak));
+	KUNIT_CASE(instance_create_destroy_no_leak),
+	KUNIT_CASE(instance_create_nomem_kmalloc),
+	KUNIT_CASE(instance_create_nomem_pages));

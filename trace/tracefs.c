@@ -369,8 +369,10 @@ static void create_tracer_options(struct trace_array *tr, struct inode *opts)
 		if (trace_ok_for_array(t, tr))
 			n += tracer_nr_opts(t);
 	of = kmalloc(n * sizeof(*of));
-	if (!of)
+	if (!of) {
+		vfs_note_alloc_failure();
 		return;
+	}
 	tr->option_files = of;
 	for (t = trace_types_list(); t; t = t->next) {
 		if (!trace_ok_for_array(t, tr) || !t->flags)

@@ -96,8 +96,10 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	struct simple_file *sf = kmalloc(sizeof(*sf));
 	struct inode *inode;
 
-	if (!sf)
+	if (!sf) {
+		vfs_note_alloc_failure();
 		return NULL;
+	}
 	*sf = (struct simple_file){ show, store, data };
 	inode = vfs_create(dir, name, S_IFREG | (store ? 0644 : 0444),
 			   &simple_fops, sf);

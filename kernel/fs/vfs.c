@@ -75,6 +75,22 @@ static struct inode *link_child(struct inode *parent, struct inode *inode,
 	return NULL;
 }
 
+static unsigned long nr_alloc_failures;
+
+/*
+ * A file or directory was not made for want of memory. A maker of many
+ * (a tracefs instance) compares the count before and after.
+ */
+void vfs_note_alloc_failure(void)
+{
+	__atomic_add_fetch(&nr_alloc_failures, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long vfs_alloc_failures(void)
+{
+	return __atomic_load_n(&nr_alloc_failures, __ATOMIC_RELAXED);
+}
+
 static struct inode *add_inode(struct inode *parent, const char *name,
 			       unsigned int mode)
 {
@@ -84,8 +100,10 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name, len))
 		return NULL;
 	inode = alloc_inode(name, len, mode & ~parent->umask);
-	if (!inode)
+	if (!inode) {
+		vfs_note_alloc_failure();
 		return NULL;
+	}
 	if (S_ISDIR(mode))
 		inode->umask = parent->umask;
 	return link_child(parent, inode, len);
