@@ -114,9 +114,22 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
-/* Files and directories not made for want of memory, since boot. */
-void vfs_note_alloc_failure(void);
-unsigned long vfs_alloc_failures(void);
+/*
+ * Files and directories not made for want of memory, since boot: a
+ * maker of many (a tracefs instance) compares the count before and
+ * after. Inline, so that they add no traced functions.
+ */
+extern unsigned long vfs_nr_alloc_failures;
+
+static inline void vfs_note_alloc_failure(void)
+{
+	__atomic_add_fetch(&vfs_nr_alloc_failures, 1, __ATOMIC_RELAXED);
+}
+
+static inline unsigned long vfs_alloc_failures(void)
+{
+	return __atomic_load_n(&vfs_nr_alloc_failures, __ATOMIC_RELAXED);
+}
 void vfs_set_pwd(struct inode **pwd, struct inode *dir);
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),

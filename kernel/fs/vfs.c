@@ -75,21 +75,7 @@ static struct inode *link_child(struct inode *parent, struct inode *inode,
 	return NULL;
 }
 
-static unsigned long nr_alloc_failures;
-
-/*
- * A file or directory was not made for want of memory. A maker of many
- * (a tracefs instance) compares the count before and after.
- */
-void vfs_note_alloc_failure(void)
-{
-	__atomic_add_fetch(&nr_alloc_failures, 1, __ATOMIC_RELAXED);
-}
-
-unsigned long vfs_alloc_failures(void)
-{
-	return __atomic_load_n(&nr_alloc_failures, __ATOMIC_RELAXED);
-}
+unsigned long vfs_nr_alloc_failures;
 
 static struct inode *add_inode(struct inode *parent, const char *name,
 			       unsigned int mode)
