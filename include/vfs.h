@@ -49,6 +49,8 @@ struct file_operations {
 	ssize_t (*read)(struct file *file, char *buf, size_t n);
 	ssize_t (*write)(struct file *file, const char *buf, size_t n);
 	int (*release)(struct inode *inode, struct file *file);
+	/* The inode goes: free its private (Linux's evict_inode). */
+	void (*evict)(struct inode *inode);
 };
 
 /*
@@ -71,6 +73,8 @@ struct inode_operations {
 		      struct inode **child);
 	int (*readdir)(struct inode *dir);
 	int (*unlink)(struct inode *dir, struct inode *child);
+	/* Remove child, a directory, and all it holds (tracefs instances). */
+	int (*rmdir)(struct inode *dir, struct inode *child);
 };
 
 struct inode {
@@ -122,6 +126,22 @@ struct inode *vfs_create(struct inode *parent, const char *name,
 			 unsigned int mode, const struct file_operations *fops,
 			 void *private);
 int vfs_remove(struct inode *inode);
+/*
+ * Files and directories not made for want of memory, since boot: a
+ * maker of many (a tracefs instance) compares the count before and
+ * after. Inline, so that they add no traced functions.
+ */
+extern unsigned long vfs_nr_alloc_failures;
+
+static inline void vfs_note_alloc_failure(void)
+{
+	__atomic_add_fetch(&vfs_nr_alloc_failures, 1, __ATOMIC_RELAXED);
+}
+
+static inline unsigned long vfs_alloc_failures(void)
+{
+	return __atomic_load_n(&vfs_nr_alloc_failures, __ATOMIC_RELAXED);
+}
 void vfs_set_pwd(struct inode **pwd, struct inode *dir);
 void vfs_prune(struct inode *dir,
 	       bool (*keep)(struct inode *child, const void *data),

@@ -45,12 +45,15 @@ struct ftrace_filter_file {
 #define ALL_ENABLED	"#### all functions enabled ####\n"
 #define NONE_DISABLED	"#### no functions disabled ####\n"
 
+/*
+ * Templates: each file gets a copy, which names its trace array's ops
+ * and module words; only the top level takes FUNC:cmd words (an
+ * instance's probes would outlive its rmdir: docs/tracefs.md).
+ */
 static const struct ftrace_filter_file set_ftrace_filter = {
-	false, false, true, ALL_ENABLED, &global_trace.ops,
-	&global_trace.mod_trace };
+	false, false, true, ALL_ENABLED, NULL, NULL };
 static const struct ftrace_filter_file set_ftrace_notrace = {
-	false, true, false, NONE_DISABLED, &global_trace.ops,
-	&global_trace.mod_notrace };
+	false, true, false, NONE_DISABLED, NULL, NULL };
 static const struct ftrace_filter_file set_graph_function = {
 	true, false, false, ALL_ENABLED, NULL, NULL };
 static const struct ftrace_filter_file set_graph_notrace = {
@@ -224,12 +227,41 @@ static int ftrace_regex_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Each filter file's private is its own copy of a template. */
+static void ftrace_filter_evict(struct inode *inode)
+{
+	kfree(inode->private);
+}
+
 static const struct file_operations ftrace_filter_fops = {
 	.open = ftrace_regex_open,
 	.read = ftrace_regex_read,
 	.write = ftrace_regex_write,
 	.release = ftrace_regex_release,
+	.evict = ftrace_filter_evict,
 };
+
+/* template's copy for tr (NULL: function_graph's, which has no ops). */
+static void create_filter_file(struct inode *dir, const char *name,
+			       const struct ftrace_filter_file *template,
+			       struct trace_array *tr)
+{
+	struct ftrace_filter_file *ff = kmalloc(sizeof(*ff));
+
+	if (!ff) {
+		vfs_note_alloc_failure();
+		return;
+	}
+	*ff = *template;
+	if (tr) {
+		ff->ops = &tr->ops;
+		ff->mods = template->is_notrace ? &tr->mod_notrace :
+						  &tr->mod_trace;
+		ff->commands = template->commands && tr == &global_trace;
+	}
+	if (!vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff))
+		kfree(ff);
+}
 
 /* A set_ftrace_filter for another ops (Linux's stack_trace_filter). */
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
@@ -303,14 +335,14 @@ static int ftrace_pid_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
-		ret = trace_pid_write(&global_trace, "", false);
+		ret = trace_pid_write(trace_array_of_inode(inode), "", false);
 		if (ret) {
 			seq_free(seq);
 			kfree(seq);
 			return ret;
 		}
 	}
-	trace_pid_show(&global_trace, seq);
+	trace_pid_show(trace_array_of_inode(inode), seq);
 	file->private = seq;
 	return 0;
 }
@@ -329,7 +361,7 @@ static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 		return -ENOMEM;
 	memcpy(copy, buf, n);
 	copy[n] = 0;
-	ret = trace_pid_write(&global_trace, copy, true);
+	ret = trace_pid_write(trace_array_of_inode(file->inode), copy, true);
 	kfree(copy);
 	return ret ? ret : (ssize_t)n;
 }
@@ -358,18 +390,20 @@ static int ftrace_enabled_store(char *buf, struct file *file, long data)
 	return ret ? ret : ftrace_enable_sysctl(val);
 }
 
-void ftrace_create_files(struct inode *dir)
+/* The function tracer's files of a trace array, the top level's too. */
+void ftrace_create_tr_files(struct trace_array *tr, struct inode *dir)
 {
-	vfs_create(dir, "set_ftrace_filter", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)&set_ftrace_filter);
-	vfs_create(dir, "set_ftrace_notrace", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)&set_ftrace_notrace);
-	vfs_create(dir, "set_graph_function", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)&set_graph_function);
-	vfs_create(dir, "set_graph_notrace", S_IFREG | 0644,
-		   &ftrace_filter_fops, (void *)&set_graph_notrace);
+	create_filter_file(dir, "set_ftrace_filter", &set_ftrace_filter, tr);
+	create_filter_file(dir, "set_ftrace_notrace", &set_ftrace_notrace, tr);
 	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
 		   NULL);
+}
+
+void ftrace_create_files(struct inode *dir)
+{
+	create_filter_file(dir, "set_graph_function", &set_graph_function,
+			   NULL);
+	create_filter_file(dir, "set_graph_notrace", &set_graph_notrace, NULL);
 	create_simple(dir, "available_filter_functions",
 		      available_filter_functions_show, NULL, 0);
 	create_simple(dir, "enabled_functions", enabled_functions_show, NULL,

@@ -374,6 +374,8 @@ rb_allocate_cpu_buffer(struct trace_buffer *buffer, int cpu,
 	cpu_buffer->event_buf = kmalloc(BUF_PAGE_SIZE);
 	cpu_buffer->pages = rb_alloc_slots(nr_pages);
 	if (!cpu_buffer->event_buf || !cpu_buffer->pages) {
+		if (cpu_buffer->pages)
+			rb_free_slots(cpu_buffer->pages, nr_pages);
 		kfree(cpu_buffer->event_buf);
 		kfree(cpu_buffer);
 		return NULL;

@@ -17,9 +17,6 @@
 #include "trace.h"
 #include "trace_events.h"
 
-/* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
-#define TRACE_BUF_SIZE_DEFAULT	(1408UL << 10)
-
 DEFINE_MUTEX(trace_types_lock);
 static struct tracer *trace_types;
 unsigned long tracing_thresh;
@@ -108,12 +105,13 @@ static int nop_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 }
 
 /* The tracer that records nothing: only trace_marker and probes write. */
-static struct tracer nop_trace = {
+struct tracer nop_trace = {
 	.name = "nop",
 	.init = nop_trace_init,
 	.reset = nop_trace_reset,
 	.flags = &nop_flags,
 	.set_flag = nop_set_flag,
+	.allow_instances = true,
 };
 register_tracer_initcall(nop_trace);
 
@@ -163,7 +161,7 @@ int tracing_set_tracer(struct trace_array *tr, const char *name)
 
 	mutex_lock(&trace_types_lock);
 	t = find_tracer(name);
-	if (!t) {
+	if (!t || !trace_ok_for_array(t, tr)) {
 		ret = -EINVAL;
 	} else if (t != tr->current_trace) {
 		tr->current_trace->reset(tr);
@@ -318,7 +316,8 @@ int tracing_set_clock(struct trace_array *tr, const char *name)
 		ring_buffer_set_clock(tr->max_buffer, trace_clocks[i].func);
 		ring_buffer_reset(tr->max_buffer);
 	}
-	ftrace_graph_set_clock(trace_clocks[i].func);
+	if (tr == &global_trace)	/* function_graph runs only there */
+		ftrace_graph_set_clock(trace_clocks[i].func);
 	function_trace_update_fast_path(tr);
 	tracing_reset_online_cpus(tr);
 	mutex_unlock(&trace_types_lock);

@@ -258,6 +258,7 @@ struct tracer {
 	struct tracer_flags *flags;
 	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
 			int set);
+	bool allow_instances;		/* may run in instances/NAME */
 	struct tracer *next;
 };
 
@@ -267,6 +268,12 @@ struct tracer {
 		__section(".tracers") __used __aligned(8) = &(t)
 
 struct trace_pid_list;
+
+/* What a per-CPU file of a trace array reads: the array and its CPU. */
+struct trace_cpu_ref {
+	struct trace_array *tr;
+	int cpu;			/* or RING_BUFFER_ALL_CPUS */
+};
 
 struct trace_array {
 	struct trace_buffer *buffer;	/* Linux: array_buffer.buffer */
@@ -287,6 +294,15 @@ struct trace_array {
 	int snapshot_readers;		/* open snapshot files that read it */
 	unsigned int buffer_percent;	/* buffer_percent: no reader here
 					 * waits on it (docs/tracefs.md) */
+	/* An instance (trace_instance.c); the top level has no name. */
+	const char *name;
+	struct list_head list;		/* in trace_instances */
+	struct inode *dir;		/* instances/NAME */
+	int ref;			/* users that hold it (Linux's tr->ref) */
+	struct trace_cpu_ref cpu_refs[NR_CPUS + 1];	/* [0]: all CPUs */
+	struct list_head events;	/* an instance's own event files */
+	void *option_files;		/* its options/ files of tracers */
+	u8 trace_flags_index[32];	/* i at i: options/NAME's data */
 };
 
 extern struct trace_array global_trace;
@@ -369,6 +385,19 @@ void graph_trace_close(struct trace_iterator *iter);
 void print_graph_headers(struct trace_iterator *iter);
 enum print_line_t print_graph_function(struct trace_iterator *iter);
 void trace_print_graph_duration(u64 duration, struct seq_buf *s);
+
+/* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
+#define TRACE_BUF_SIZE_DEFAULT	(1408UL << 10)
+
+extern struct tracer nop_trace;
+
+/* trace_instance.c: instances/NAME, each a trace array of its own */
+struct trace_array *trace_array_of_inode(struct inode *inode);
+struct trace_array *trace_array_get_by_name(const char *name);
+void trace_array_put(struct trace_array *tr);
+int trace_array_destroy(struct trace_array *tr);
+void trace_instances_create_dir(struct inode *dir);
+bool trace_ok_for_array(struct tracer *t, struct trace_array *tr);
 
 /* trace_functions.c */
 int register_ftrace_commands(void);
@@ -571,7 +600,12 @@ void ftrace_mod_show(struct list_head *head, struct seq_buf *s);
 
 /* tracefs.c, ftrace_files.c, trace_iter.c: the files of the tracefs tree */
 void trace_create_files(struct inode *dir);
+void init_tracer_tracefs(struct trace_array *tr, struct inode *dir);
+struct inode *tracefs_mkdir_filled(struct trace_array *tr,
+				   struct inode *parent, const char *name,
+				   void (*populate)(struct inode *dir));
 void ftrace_create_files(struct inode *dir);
+void ftrace_create_tr_files(struct trace_array *tr, struct inode *dir);
 struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 					struct ftrace_ops *ops);
 extern const struct file_operations tracing_fops, tracing_pipe_fops;

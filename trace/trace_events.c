@@ -18,6 +18,7 @@
 #include "mm.h"
 #include "printk.h"
 #include "printf.h"
+#include "rcu.h"
 #include "trace_events.h"
 
 extern struct trace_event_call *const __start_ftrace_events[],
@@ -82,11 +83,68 @@ void trace_events_init(void)
 	if (!events_by_id)
 		panic("trace events: no memory");
 	list_for_each_entry(call, &trace_events, list) {
+		call->tr = &global_trace;
 		if (!call->tp)
 			continue;	/* the tracers' own: its entry type */
 		events_by_id[id - TRACE_EVENT_FIRST_ID] = call;
 		call->id = id++;
 	}
+}
+
+/* The events of a trace array: the table's, or an instance's copies. */
+struct list_head *trace_event_list(struct trace_array *tr)
+{
+	return tr == &global_trace ? &trace_events : &tr->events;
+}
+
+/*
+ * An instance's copy of each event that has a tracepoint, off, with no
+ * filter or trigger (Linux's trace_create_new_event, per event call).
+ */
+int trace_array_add_events(struct trace_array *tr)
+{
+	struct trace_event_call *call, *copy;
+
+	INIT_LIST_HEAD(&tr->events);
+	list_for_each_entry(call, &trace_events, list) {
+		if (!call->tp)
+			continue;
+		copy = kmalloc(sizeof(*copy));
+		if (!copy) {
+			trace_array_remove_events(tr);
+			return -ENOMEM;
+		}
+		*copy = (struct trace_event_call){
+			.system = call->system, .name = call->name,
+			.class = call->class, .tp = call->tp,
+			.order = call->order, .id = call->id, .tr = tr,
+		};
+		list_add_tail(&copy->list, &tr->events);
+	}
+	return 0;
+}
+
+/*
+ * Off, then freed once no probe can still be running with one as its
+ * data or reading the pid lists (tracepoint_probe_unregister has
+ * waited for that).
+ */
+void trace_array_remove_events(struct trace_array *tr)
+{
+	struct trace_event_call *call, *next;
+
+	list_for_each_entry_safe(call, next, &tr->events, list) {
+		trace_event_enable(call, false);
+		apply_event_filter(call, "0");
+	}
+	synchronize_rcu();
+	list_for_each_entry_safe(call, next, &tr->events, list) {
+		list_del(&call->list);
+		kfree(call);
+	}
+	trace_pid_list_free(tr->event_pids);
+	trace_pid_list_free(tr->event_notrace_pids);
+	tr->event_pids = tr->event_notrace_pids = NULL;
 }
 
 struct trace_event_call *trace_event_find(const char *system,
@@ -252,9 +310,9 @@ void trace_event_commit(struct trace_event_call *call, void *rec,
 	if (unlikely(triggers))
 		event_triggers_call(call, rec, false);
 	if (!(READ_ONCE(call->flags) & EVENT_FL_SOFT_DISABLED) &&
-	    !trace_event_pid_ignored() &&
+	    !trace_event_pid_ignored(call->tr) &&
 	    (!filter || filter_match_preds(filter, rec)))
-		ring_buffer_write(global_trace.buffer, (len + 3) & ~3U, rec);
+		ring_buffer_write(call->tr->buffer, (len + 3) & ~3U, rec);
 	if (unlikely(triggers))
 		event_triggers_call(call, rec, true);
 }

@@ -78,7 +78,12 @@ struct trace_event_call {
 	struct event_filter *filter;	/* RCU */
 	char *filter_string;
 	struct event_trigger *triggers;	/* RCU, oldest first */
-	struct list_head list;		/* in trace_events */
+	struct list_head list;		/* in trace_events, or tr->events */
+	/*
+	 * The trace array it records into. An instance has a copy of each
+	 * event for its own state (Linux's struct trace_event_file).
+	 */
+	struct trace_array *tr;
 };
 
 #define trace_event_section(name)					\
@@ -105,11 +110,15 @@ const char *trace_print_flags_seq(char *p, const char *delim,
 				  const struct trace_print_flags *flag_array);
 void trace_event_print(struct seq_buf *s, const struct trace_entry *ent);
 void trace_events_init(void);
+struct list_head *trace_event_list(struct trace_array *tr);
+int trace_array_add_events(struct trace_array *tr);
+void trace_array_remove_events(struct trace_array *tr);
 void trace_events_create_files(struct inode *dir);
+void trace_events_create_tr_files(struct trace_array *tr, struct inode *dir);
 
 /* trace_events_pid.c */
-bool trace_event_pid_ignored(void);
-void trace_event_pid_create_files(struct inode *dir);
+bool trace_event_pid_ignored(struct trace_array *tr);
+void trace_event_pid_create_files(struct trace_array *tr, struct inode *dir);
 
 /* trace_events_filter.c */
 int create_trigger_filter(const struct trace_event_call *call, const char *str,

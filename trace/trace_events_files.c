@@ -99,20 +99,22 @@ static bool in_system(const struct trace_event_call *call, const char *system)
 }
 
 /* 0, 1, or X when some are on and some off (Linux's system_enable_read). */
-static void system_enable_show(struct seq_buf *s, long data)
+static void events_enable_show(struct seq_buf *s, struct trace_array *tr,
+			       const char *system)
 {
 	static const char set_to_char[4] = { '?', '0', '1', 'X' };
 	struct trace_event_call *call;
 	unsigned int set = 0;
 
-	list_for_each_entry(call, &trace_events, list)
-		if (in_system(call, (const char *)data))
+	list_for_each_entry(call, trace_event_list(tr), list)
+		if (in_system(call, system))
 			set |= 1U << !!(READ_ONCE(call->flags) &
 					 EVENT_FL_ENABLED);
 	seq_printf(s, "%c\n", set_to_char[set]);
 }
 
-static int system_enable_store(char *buf, struct file *file, long data)
+static int events_enable_store(char *buf, struct trace_array *tr,
+			       const char *system)
 {
 	struct trace_event_call *call;
 	int ret = 0;
@@ -120,10 +122,36 @@ static int system_enable_store(char *buf, struct file *file, long data)
 
 	if (parse_enable(buf, &on))
 		return -EINVAL;
-	list_for_each_entry(call, &trace_events, list)
-		if (in_system(call, (const char *)data) && !ret)
+	list_for_each_entry(call, trace_event_list(tr), list)
+		if (in_system(call, system) && !ret)
 			ret = trace_event_enable(call, on);
 	return ret;
+}
+
+/* events/SYS/enable: data is the system's first event, in its array. */
+static void system_enable_show(struct seq_buf *s, long data)
+{
+	struct trace_event_call *first = (void *)data;
+
+	events_enable_show(s, first->tr, first->system);
+}
+
+static int system_enable_store(char *buf, struct file *file, long data)
+{
+	struct trace_event_call *first = (void *)data;
+
+	return events_enable_store(buf, first->tr, first->system);
+}
+
+/* events/enable: data is the trace array. */
+static void all_enable_show(struct seq_buf *s, long data)
+{
+	events_enable_show(s, (struct trace_array *)data, NULL);
+}
+
+static int all_enable_store(char *buf, struct file *file, long data)
+{
+	return events_enable_store(buf, (struct trace_array *)data, NULL);
 }
 
 /* ---- filter and trigger ---------------------------------------------------------- */
@@ -168,14 +196,29 @@ static int trigger_store(char *buf, struct file *file, long data)
 
 /* ---- available_events, set_event ---------------------------------------------------- */
 
-/* Linux lists the newest event first; the table is oldest first. */
-static void available_events_show(struct seq_buf *s, long data)
+/*
+ * Linux lists the newest event first; the table is oldest first.
+ * set_event lists those on in its array.
+ */
+static void list_events(struct seq_buf *s, struct trace_array *tr,
+			bool only_enabled)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry_reverse(call, &trace_events, list)
-		if (call->tp && (!data || (call->flags & EVENT_FL_ENABLED)))
+	list_for_each_entry_reverse(call, trace_event_list(tr), list)
+		if (call->tp && (!only_enabled ||
+				 (call->flags & EVENT_FL_ENABLED)))
 			seq_printf(s, "%s:%s\n", call->system, call->name);
+}
+
+static void available_events_show(struct seq_buf *s, long data)
+{
+	list_events(s, &global_trace, false);
+}
+
+static void set_event_show(struct seq_buf *s, long data)
+{
+	list_events(s, (struct trace_array *)data, true);
 }
 
 /*
@@ -183,7 +226,7 @@ static void available_events_show(struct seq_buf *s, long data)
  * *:EVENT, or a bare word naming an event or a system; -EINVAL if
  * nothing matches.
  */
-static int set_clr_event(char *word, bool set)
+static int set_clr_event(struct trace_array *tr, char *word, bool set)
 {
 	char *colon = strchr(word, ':'), *sys = NULL, *event = word;
 	struct trace_event_call *call;
@@ -198,7 +241,7 @@ static int set_clr_event(char *word, bool set)
 		if (!*event || !strcmp(event, "*"))
 			event = NULL;
 	}
-	list_for_each_entry(call, &trace_events, list) {
+	list_for_each_entry(call, trace_event_list(tr), list) {
 		if (!call->tp)
 			continue;
 		if (!colon && strcmp(word, call->name) &&
@@ -214,11 +257,11 @@ static int set_clr_event(char *word, bool set)
 	return ret;
 }
 
-static void clear_events(void)
+static void clear_events(struct trace_array *tr)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &trace_events, list)
+	list_for_each_entry(call, trace_event_list(tr), list)
 		if (call->tp)
 			trace_event_enable(call, false);
 }
@@ -230,20 +273,25 @@ static void clear_events(void)
  */
 static int set_event_store(char *buf, struct file *file, long data)
 {
+	struct trace_array *tr = (struct trace_array *)data;
 	char *word;
 	int ret = 0;
 
 	if ((file->flags & O_TRUNC) && !file->pos)
-		clear_events();
+		clear_events(tr);
 	file->pos++;
 	while (!ret && (word = trace_next_word(&buf)))
-		ret = word[0] == '!' ? set_clr_event(word + 1, false) :
-				       set_clr_event(word, true);
+		ret = word[0] == '!' ? set_clr_event(tr, word + 1, false) :
+				       set_clr_event(tr, word, true);
 	return ret;
 }
 
 /* ---- the directories ------------------------------------------------------------------ */
 
+/*
+ * An instance's event has no trigger file: triggers act on the top
+ * level (docs/tracefs.md, Instances).
+ */
 static void create_event_dir(struct inode *sys_dir,
 			     struct trace_event_call *call)
 {
@@ -254,7 +302,9 @@ static void create_event_dir(struct inode *sys_dir,
 		return;
 	create_simple(dir, "format", format_show, NULL, data);
 	if (call->tp) {
-		create_simple(dir, "trigger", trigger_show, trigger_store, data);
+		if (call->tr == &global_trace)
+			create_simple(dir, "trigger", trigger_show,
+				      trigger_store, data);
 		create_simple(dir, "filter", filter_show, filter_store, data);
 	}
 	create_simple(dir, "id", id_show, NULL, data);
@@ -262,28 +312,34 @@ static void create_event_dir(struct inode *sys_dir,
 		create_simple(dir, "enable", enable_show, enable_store, data);
 }
 
-/* Each system's directory, then its events, enable and filter. */
-static void create_system_dirs(struct inode *events)
+/*
+ * Each system's directory, then its events, enable and filter (the
+ * filter of a system: the top level's only).
+ */
+static void create_system_dirs(struct trace_array *tr, struct inode *events)
 {
+	struct list_head *list = trace_event_list(tr);
 	struct trace_event_call *call, *first;
 	struct inode *sys_dir;
 
-	list_for_each_entry(first, &trace_events, list) {
+	list_for_each_entry(first, list, list) {
 		if (vfs_lookup(events, first->system))
 			continue;
 		sys_dir = vfs_mkdir(events, first->system);
 		if (!sys_dir)
 			return;
 		call = first;
-		list_for_each_entry_from(call, &trace_events, list)
+		list_for_each_entry_from(call, list, list)
 			if (!strcmp(call->system, first->system))
 				create_event_dir(sys_dir, call);
 		if (!first->tp)
 			continue;
 		create_simple(sys_dir, "enable", system_enable_show,
-			      system_enable_store, (long)first->system);
-		create_simple(sys_dir, "filter", system_filter_show,
-			      system_filter_store, (long)first->system);
+			      system_enable_store, (long)first);
+		if (tr == &global_trace)
+			create_simple(sys_dir, "filter", system_filter_show,
+				      system_filter_store,
+				      (long)first->system);
 	}
 }
 
@@ -310,26 +366,34 @@ static void header_event_show(struct seq_buf *s, long data)
 }
 
 /*
- * events/ and the hundreds of files under it are made on its first
- * use, not at boot, as Linux's eventfs makes them on lookup
- * (kernel/fs/vfs.c:vfs_mkdir_lazy).
+ * events/ and the hundreds of files under it: the top level's are made
+ * on first use (tracefs_mkdir_filled), as Linux's eventfs makes them on
+ * lookup; an instance's at mkdir.
  */
 static void populate_events(struct inode *events)
 {
-	create_system_dirs(events);
+	struct trace_array *tr = events->private;
+
+	create_system_dirs(tr, events);
 	create_simple(events, "header_event", header_event_show, NULL, 0);
 	create_simple(events, "header_page", header_page_show, NULL, 0);
-	create_simple(events, "enable", system_enable_show,
-		      system_enable_store, 0);
+	create_simple(events, "enable", all_enable_show, all_enable_store,
+		      (long)tr);
 }
 
+/* set_event and events/ of a trace array, the top level's too. */
+void trace_events_create_tr_files(struct trace_array *tr, struct inode *dir)
+{
+	tracefs_mkdir_filled(tr, dir, "events", populate_events);
+	create_simple(dir, "set_event", set_event_show, set_event_store,
+		      (long)tr);
+	trace_event_pid_create_files(tr, dir);
+}
+
+/* The files only the top level has. */
 void trace_events_create_files(struct inode *dir)
 {
-	vfs_mkdir_lazy(dir, "events", populate_events, NULL);
-	create_simple(dir, "set_event", available_events_show,
-		      set_event_store, 1);
 	create_simple(dir, "available_events", available_events_show, NULL,
 		      0);
-	trace_event_pid_create_files(dir);
 	tracing_err_log_create_file(dir);
 }

@@ -19,11 +19,11 @@
 static DEFINE_SPINLOCK(fork_lock);
 static bool fork_probe_on;
 
-/* From trace_event_commit: is current's event to be dropped? */
-bool trace_event_pid_ignored(void)
+/* From trace_event_commit: is current's event to be dropped from tr? */
+bool trace_event_pid_ignored(struct trace_array *tr)
 {
-	struct trace_pid_list *pids = READ_ONCE(global_trace.event_pids);
-	struct trace_pid_list *no = READ_ONCE(global_trace.event_notrace_pids);
+	struct trace_pid_list *pids = READ_ONCE(tr->event_pids);
+	struct trace_pid_list *no = READ_ONCE(tr->event_notrace_pids);
 
 	return (pids && !trace_pid_list_is_set(pids, current->pid)) ||
 	       (no && trace_pid_list_is_set(no, current->pid));
@@ -106,10 +106,14 @@ static void event_pid_show(struct seq_buf *s, long data)
 	mutex_unlock(&event_mutex);
 }
 
-void trace_event_pid_create_files(struct inode *dir)
+/*
+ * Each trace array's lists; the event-fork option follows forks into
+ * the top level's only (docs/tracefs.md, Instances).
+ */
+void trace_event_pid_create_files(struct trace_array *tr, struct inode *dir)
 {
 	create_simple(dir, "set_event_notrace_pid", event_pid_show,
-		      event_pid_store, (long)&global_trace.event_notrace_pids);
+		      event_pid_store, (long)&tr->event_notrace_pids);
 	create_simple(dir, "set_event_pid", event_pid_show, event_pid_store,
-		      (long)&global_trace.event_pids);
+		      (long)&tr->event_pids);
 }

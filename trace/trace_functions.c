@@ -152,13 +152,15 @@ static void *const function_fast_paths[TRACE_CLOCK_NR] = {
 /*
  * The trampoline's fast path for function_trace_call, with the trace's
  * clock: chosen when tracing starts and again when the clock changes.
+ * It writes to the top level's buffer (each CPU's writer, one load
+ * away: cpus[].trace_buffer), so an instance goes the C way.
  */
 void function_trace_update_fast_path(struct trace_array *tr)
 {
 	void *fast = NULL;
 
 #ifdef HAVE_FTRACE_FAST_PATH
-	if (tr->ops.func == function_trace_call)
+	if (tr->ops.func == function_trace_call && tr == &global_trace)
 		fast = function_fast_paths[tr->clock_id];
 #endif
 	WRITE_ONCE(tr->ops.fast_path, fast);
@@ -201,6 +203,7 @@ static struct tracer function_trace = {
 	.reset = function_trace_reset,
 	.flags = &func_flags,
 	.set_flag = func_set_flag,
+	.allow_instances = true,
 };
 register_tracer_initcall(function_trace);
 

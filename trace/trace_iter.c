@@ -171,10 +171,10 @@ static void free_iter(struct trace_iterator *iter)
 	kfree(iter);
 }
 
-static struct trace_iterator *alloc_iter(int cpu_file, bool consume)
+static struct trace_iterator *alloc_iter_tr(struct trace_array *tr,
+					    int cpu_file, bool consume)
 {
 	struct trace_iterator *iter = kzalloc(sizeof(*iter));
-	struct trace_array *tr = &global_trace;
 
 	if (!iter)
 		return NULL;
@@ -195,6 +195,12 @@ static struct trace_iterator *alloc_iter(int cpu_file, bool consume)
 	return iter;
 }
 
+/* The top level's: the snapshot and ftrace_dump read only that. */
+static struct trace_iterator *alloc_iter(int cpu_file, bool consume)
+{
+	return alloc_iter_tr(&global_trace, cpu_file, consume);
+}
+
 static int open_buffer_iters(struct trace_iterator *iter)
 {
 	int cpu;
@@ -213,7 +219,8 @@ static int open_buffer_iters(struct trace_iterator *iter)
 /* `trace`: the header now, the events as they are read. */
 static int __tracing_open(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter(inode_cpu(inode), false);
+	struct trace_iterator *iter = alloc_iter_tr(trace_array_of_inode(inode),
+						    inode_cpu(inode), false);
 
 	if (!iter)
 		return -ENOMEM;
@@ -237,7 +244,7 @@ static int __tracing_open(struct inode *inode, struct file *file)
 /* Opening for write with O_TRUNC (`echo > trace`) empties the buffer. */
 static int tracing_open(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = trace_array_of_inode(inode);
 	int cpu = inode_cpu(inode);
 
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
@@ -334,7 +341,8 @@ const struct file_operations tracing_fops = {
 
 static int tracing_open_pipe(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter(inode_cpu(inode), true);
+	struct trace_iterator *iter = alloc_iter_tr(trace_array_of_inode(inode),
+						    inode_cpu(inode), true);
 
 	if (!iter)
 		return -ENOMEM;

@@ -277,7 +277,7 @@ static int tracing_buffers_open(struct inode *inode, struct file *file)
 
 	if (!r)
 		return -ENOMEM;
-	r->tr = &global_trace;
+	r->tr = trace_array_of_inode(inode);
 	r->cpu = (long)inode->private - 1;
 	r->read = PAGE_SIZE;		/* nothing left to give out */
 	file->private = r;

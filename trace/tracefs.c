@@ -14,27 +14,43 @@
 
 /* ---- tracers, tracing_on, trace_clock ------------------------------------ */
 
+/*
+ * A file of a trace array has it as data: the top level's
+ * (global_trace) or an instance's (trace_instance.c).
+ */
+static struct trace_array *data_tr(long data)
+{
+	return (struct trace_array *)data;
+}
+
+/* An instance lists only the tracers it may run (Linux's too). */
 static void available_tracers_show(struct seq_buf *s, long data)
 {
 	struct tracer *t;
+	const char *sep = "";
 
-	for (t = trace_types_list(); t; t = t->next)
-		seq_printf(s, "%s%s", t->name, t->next ? " " : "\n");
+	for (t = trace_types_list(); t; t = t->next) {
+		if (!trace_ok_for_array(t, data_tr(data)))
+			continue;
+		seq_printf(s, "%s%s", sep, t->name);
+		sep = " ";
+	}
+	seq_puts(s, "\n");
 }
 
 static void current_tracer_show(struct seq_buf *s, long data)
 {
-	seq_printf(s, "%s\n", global_trace.current_trace->name);
+	seq_printf(s, "%s\n", data_tr(data)->current_trace->name);
 }
 
 static int current_tracer_store(char *buf, struct file *file, long data)
 {
-	return tracing_set_tracer(&global_trace, strim(buf));
+	return tracing_set_tracer(data_tr(data), strim(buf));
 }
 
 static void tracing_on_show(struct seq_buf *s, long data)
 {
-	seq_printf(s, "%d\n", tracer_tracing_is_on(&global_trace));
+	seq_printf(s, "%d\n", tracer_tracing_is_on(data_tr(data)));
 }
 
 /* Any number: nonzero is on (Linux's rb_simple_write). */
@@ -46,15 +62,15 @@ static int tracing_on_store(char *buf, struct file *file, long data)
 	if (ret)
 		return ret;
 	if (val)
-		tracer_tracing_on(&global_trace);
+		tracer_tracing_on(data_tr(data));
 	else
-		tracer_tracing_off(&global_trace);
+		tracer_tracing_off(data_tr(data));
 	return 0;
 }
 
 static void trace_clock_show(struct seq_buf *s, long data)
 {
-	int i, id, cur = global_trace.clock_id;
+	int i, id, cur = data_tr(data)->clock_id;
 
 	for (i = 0; i < trace_clock_count(); i++) {
 		id = trace_clock_at(i);
@@ -66,7 +82,7 @@ static void trace_clock_show(struct seq_buf *s, long data)
 
 static int trace_clock_store(char *buf, struct file *file, long data)
 {
-	return tracing_set_clock(&global_trace, strim(buf));
+	return tracing_set_clock(data_tr(data), strim(buf));
 }
 
 /* ---- tracing_thresh, max_graph_depth ------------------------------------- */
@@ -92,19 +108,26 @@ static void max_graph_depth_show(struct seq_buf *s, long data)
 
 /* ---- buffer sizes and per-CPU stats -------------------------------------- */
 
-static unsigned long cpu_size_kb(int cpu)
+static unsigned long cpu_size_kb(struct trace_array *tr, int cpu)
 {
-	return ring_buffer_size(global_trace.buffer, cpu) >> 10;
+	return ring_buffer_size(tr->buffer, cpu) >> 10;
 }
 
-/* data: a CPU + 1, or 0 for all (then "X" if they differ). */
+static struct trace_cpu_ref *data_ref(long data)
+{
+	return (struct trace_cpu_ref *)data;
+}
+
+/* data: a trace_cpu_ref; all CPUs read "X" if they differ. */
 static void buffer_size_show(struct seq_buf *s, long data)
 {
-	unsigned long kb = cpu_size_kb(data ? data - 1 : 0);
+	struct trace_cpu_ref *ref = data_ref(data);
+	bool all = ref->cpu == RING_BUFFER_ALL_CPUS;
+	unsigned long kb = cpu_size_kb(ref->tr, all ? 0 : ref->cpu);
 	int cpu;
 
-	for (cpu = 0; !data && cpu < trace_nr_cpus(); cpu++)
-		if (cpu_size_kb(cpu) != kb) {
+	for (cpu = 0; all && cpu < trace_nr_cpus(); cpu++)
+		if (cpu_size_kb(ref->tr, cpu) != kb) {
 			seq_puts(s, "X\n");
 			return;
 		}
@@ -122,8 +145,8 @@ static int buffer_size_store(char *buf, struct file *file, long data)
 		return -EINVAL;
 	if (val > (~0UL >> 11))
 		return -ENOMEM;
-	return tracing_resize_ring_buffer(&global_trace, val << 10,
-					  data ? data - 1 : RING_BUFFER_ALL_CPUS);
+	return tracing_resize_ring_buffer(data_ref(data)->tr, val << 10,
+					  data_ref(data)->cpu);
 }
 
 static void buffer_total_size_show(struct seq_buf *s, long data)
@@ -132,14 +155,15 @@ static void buffer_total_size_show(struct seq_buf *s, long data)
 	int cpu;
 
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-		kb += cpu_size_kb(cpu);
+		kb += cpu_size_kb(data_tr(data), cpu);
 	seq_printf(s, "%lu\n", kb);
 }
 
-static void print_ts(struct seq_buf *s, const char *what, u64 t)
+static void print_ts(struct seq_buf *s, struct trace_array *tr,
+		     const char *what, u64 t)
 {
-	t = trace_clock_to_ns(&global_trace, t);
-	if (trace_clock_in_ns(&global_trace)) {
+	t = trace_clock_to_ns(tr, t);
+	if (trace_clock_in_ns(tr)) {
 		t /= 1000;
 		seq_printf(s, "%s: %5llu.%06llu\n", what, t / 1000000,
 			   t % 1000000);
@@ -151,16 +175,18 @@ static void print_ts(struct seq_buf *s, const char *what, u64 t)
 /* per_cpu/cpuN/stats, Linux's fields and format. */
 static void stats_show(struct seq_buf *s, long data)
 {
-	struct trace_buffer *buffer = global_trace.buffer;
-	int cpu = data - 1;
+	struct trace_array *tr = data_ref(data)->tr;
+	struct trace_buffer *buffer = tr->buffer;
+	int cpu = data_ref(data)->cpu;
 
 	seq_printf(s, "entries: %lu\n", ring_buffer_entries_cpu(buffer, cpu));
 	seq_printf(s, "overrun: %lu\n", ring_buffer_overrun_cpu(buffer, cpu));
 	seq_printf(s, "commit overrun: %lu\n",
 		   ring_buffer_commit_overrun_cpu(buffer, cpu));
 	seq_printf(s, "bytes: %lu\n", ring_buffer_bytes_cpu(buffer, cpu));
-	print_ts(s, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu));
-	print_ts(s, "now ts", ring_buffer_time_stamp(buffer));
+	print_ts(s, tr, "oldest event ts",
+		 ring_buffer_oldest_event_ts(buffer, cpu));
+	print_ts(s, tr, "now ts", ring_buffer_time_stamp(buffer));
 	seq_printf(s, "dropped events: %lu\n",
 		   ring_buffer_dropped_events_cpu(buffer, cpu));
 	seq_printf(s, "read events: %lu\n",
@@ -182,10 +208,11 @@ static ssize_t free_buffer_write(struct file *file, const char *buf, size_t n)
  */
 static int free_buffer_release(struct inode *inode, struct file *file)
 {
-	if (global_trace.trace_flags & TRACE_ITER_STOP_ON_FREE)
-		tracer_tracing_off(&global_trace);
-	return tracing_resize_ring_buffer(&global_trace, 0,
-					  RING_BUFFER_ALL_CPUS);
+	struct trace_array *tr = trace_array_of_inode(inode);
+
+	if (tr->trace_flags & TRACE_ITER_STOP_ON_FREE)
+		tracer_tracing_off(tr);
+	return tracing_resize_ring_buffer(tr, 0, RING_BUFFER_ALL_CPUS);
 }
 
 static const struct file_operations free_buffer_fops = {
@@ -197,7 +224,7 @@ static const struct file_operations free_buffer_fops = {
 
 static void buffer_percent_show(struct seq_buf *s, long data)
 {
-	seq_printf(s, "%u\n", READ_ONCE(global_trace.buffer_percent));
+	seq_printf(s, "%u\n", READ_ONCE(data_tr(data)->buffer_percent));
 }
 
 /* 0 to 100; 0 is kept as 1, as Linux's buffer_percent_write does. */
@@ -210,7 +237,7 @@ static int buffer_percent_store(char *buf, struct file *file, long data)
 		return ret;
 	if (val > 100)
 		return -EINVAL;
-	WRITE_ONCE(global_trace.buffer_percent, val ? val : 1);
+	WRITE_ONCE(data_tr(data)->buffer_percent, val ? val : 1);
 	return 0;
 }
 
@@ -224,12 +251,13 @@ static void timestamp_mode_show(struct seq_buf *s, long data)
 
 static void trace_options_show(struct seq_buf *s, long data)
 {
-	struct tracer *t = global_trace.current_trace;
+	struct trace_array *tr = data_tr(data);
+	struct tracer *t = tr->current_trace;
 	const struct tracer_opt *opt;
 	unsigned int i;
 
 	for (i = 0; i < trace_options_count; i++)
-		seq_printf(s, "%s%s\n", global_trace.trace_flags & (1U << i) ?
+		seq_printf(s, "%s%s\n", tr->trace_flags & (1U << i) ?
 			   "" : "no", trace_options[i]);
 	for (opt = t->flags ? t->flags->opts : NULL; opt && opt->name; opt++)
 		seq_printf(s, "%s%s\n", t->flags->val & opt->bit ? "" : "no",
@@ -238,7 +266,7 @@ static void trace_options_show(struct seq_buf *s, long data)
 
 static int trace_options_store(char *buf, struct file *file, long data)
 {
-	return trace_set_options(&global_trace, strim(buf));
+	return trace_set_options(data_tr(data), strim(buf));
 }
 
 /* options/NAME reads 0 or 1 and takes only those (Linux's). */
@@ -255,21 +283,39 @@ static int option_value(char *buf, int *set)
 	return 0;
 }
 
-/* data: the option's bit in trace_flags. */
+/*
+ * data: &tr->trace_flags_index[i], which holds i, so that it leads back
+ * to both the option and its trace array (Linux's get_tr_index).
+ */
+static struct trace_array *option_tr(long data, unsigned int *bit)
+{
+	const u8 *index = (const u8 *)data;
+
+	*bit = 1U << *index;
+	return container_of(index - *index, struct trace_array,
+			    trace_flags_index);
+}
+
 static void core_option_show(struct seq_buf *s, long data)
 {
-	seq_printf(s, "%d\n", !!(global_trace.trace_flags & data));
+	unsigned int bit;
+	struct trace_array *tr = option_tr(data, &bit);
+
+	seq_printf(s, "%d\n", !!(tr->trace_flags & bit));
 }
 
 static int core_option_store(char *buf, struct file *file, long data)
 {
+	unsigned int bit;
+	struct trace_array *tr = option_tr(data, &bit);
 	int set, ret = option_value(buf, &set);
 
-	return ret ? ret : set_tracer_flag(&global_trace, data, set);
+	return ret ? ret : set_tracer_flag(tr, bit, set);
 }
 
-/* A tracer's option: data points at one of these. */
+/* A tracer's option in a trace array's options/: data points at one. */
 struct tracer_option_file {
+	struct trace_array *tr;
 	struct tracer *tracer;
 	const struct tracer_opt *opt;
 };
@@ -286,48 +332,93 @@ static int tracer_option_store(char *buf, struct file *file, long data)
 	struct tracer_option_file *of = (struct tracer_option_file *)data;
 	int set, ret = option_value(buf, &set);
 
-	return ret ? ret : trace_set_tracer_option(&global_trace, of->tracer,
+	return ret ? ret : trace_set_tracer_option(of->tr, of->tracer,
 						   of->opt->name, set);
 }
 
-static void create_tracer_options(struct inode *opts, struct tracer *t)
+static unsigned int tracer_nr_opts(struct tracer *t)
+{
+	const struct tracer_opt *opt;
+	unsigned int n = 0;
+
+	for (opt = t->flags ? t->flags->opts : NULL; opt && opt->name; opt++)
+		n++;
+	return n;
+}
+
+/*
+ * The options of each tracer the array may run, in one allocation
+ * that tr->option_files keeps (an instance frees it with its files).
+ */
+static void create_tracer_options(struct trace_array *tr, struct inode *opts)
 {
 	const struct tracer_opt *opt;
 	struct tracer_option_file *of;
+	unsigned int n = 0;
+	struct tracer *t;
 
-	for (opt = t->flags ? t->flags->opts : NULL; opt && opt->name; opt++) {
-		of = kmalloc(sizeof(*of));
-		if (!of)
-			return;
-		*of = (struct tracer_option_file){ t, opt };
-		create_simple(opts, opt->name, tracer_option_show,
-			      tracer_option_store, (long)of);
+	for (t = trace_types_list(); t; t = t->next)
+		if (trace_ok_for_array(t, tr))
+			n += tracer_nr_opts(t);
+	of = kmalloc(n * sizeof(*of));
+	if (!of) {
+		vfs_note_alloc_failure();
+		return;
+	}
+	tr->option_files = of;
+	for (t = trace_types_list(); t; t = t->next) {
+		if (!trace_ok_for_array(t, tr) || !t->flags)
+			continue;
+		for (opt = t->flags->opts; opt->name; opt++, of++) {
+			*of = (struct tracer_option_file){ tr, t, opt };
+			create_simple(opts, opt->name, tracer_option_show,
+				      tracer_option_store, (long)of);
+		}
 	}
 }
 
-/* options/, made on its first use (kernel/fs/vfs.c:vfs_mkdir_lazy). */
-static void populate_options(struct inode *opts)
+/*
+ * A directory of a trace array that populate fills: the top level's on
+ * its first use (kernel/fs/vfs.c:vfs_mkdir_lazy, as Linux's eventfs
+ * makes events/ on lookup), an instance's at once, since a lazy
+ * directory is never removed. Either way populate finds tr in
+ * dir->private.
+ */
+struct inode *tracefs_mkdir_filled(struct trace_array *tr,
+				   struct inode *parent, const char *name,
+				   void (*populate)(struct inode *dir))
 {
-	struct tracer *t;
-	unsigned int i;
+	struct inode *d;
 
-	for (i = 0; i < trace_options_count; i++)
-		create_simple(opts, trace_options[i], core_option_show,
-			      core_option_store, 1L << i);
-	for (t = trace_types_list(); t; t = t->next)
-		create_tracer_options(opts, t);
+	if (tr == &global_trace)
+		return vfs_mkdir_lazy(parent, name, populate, tr);
+	d = vfs_mkdir(parent, name);
+	if (d) {
+		d->private = tr;
+		populate(d);
+	}
+	return d;
 }
 
-static void create_options_dir(struct inode *dir)
+static void populate_options(struct inode *opts)
 {
-	vfs_mkdir_lazy(dir, "options", populate_options, NULL);
+	struct trace_array *tr = opts->private;
+	unsigned int i;
+
+	for (i = 0; i < trace_options_count; i++) {
+		tr->trace_flags_index[i] = i;
+		create_simple(opts, trace_options[i], core_option_show,
+			      core_option_store,
+			      (long)&tr->trace_flags_index[i]);
+	}
+	create_tracer_options(tr, opts);
 }
 
 /* ---- trace_marker, README ------------------------------------------------- */
 
 static int trace_marker_store(char *buf, struct file *file, long data)
 {
-	ssize_t ret = tracing_mark_write(&global_trace, buf, strlen(buf));
+	ssize_t ret = tracing_mark_write(data_tr(data), buf, strlen(buf));
 
 	return ret < 0 ? ret : 0;
 }
@@ -412,9 +503,10 @@ static void readme_show(struct seq_buf *s, long data)
 
 /* ---- the tree ------------------------------------------------------------ */
 
-/* per_cpu/, made on its first use, as options/ is. */
 static void populate_per_cpu(struct inode *per_cpu)
 {
+	struct trace_array *tr = per_cpu->private;
+	bool top = tr == &global_trace;
 	struct inode *d;
 	char name[16];
 	long cpu;
@@ -422,73 +514,94 @@ static void populate_per_cpu(struct inode *per_cpu)
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
 		snprintf(name, sizeof(name), "cpu%ld", cpu);
 		d = vfs_mkdir(per_cpu, name);
+		if (!d)
+			return;
 		vfs_create(d, "trace", S_IFREG | 0644, &tracing_fops,
 			   (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 			   (void *)(cpu + 1));
-		vfs_create(d, "snapshot", S_IFREG | 0644,
-			   &tracing_snapshot_fops, (void *)(cpu + 1));
+		if (top)
+			vfs_create(d, "snapshot", S_IFREG | 0644,
+				   &tracing_snapshot_fops, (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe_raw", S_IFREG | 0444,
 			   &tracing_buffers_fops, (void *)(cpu + 1));
-		create_simple(d, "stats", stats_show, NULL, cpu + 1);
+		create_simple(d, "stats", stats_show, NULL,
+			      (long)&tr->cpu_refs[cpu + 1]);
 		create_simple(d, "buffer_size_kb", buffer_size_show,
-			      buffer_size_store, cpu + 1);
+			      buffer_size_store, (long)&tr->cpu_refs[cpu + 1]);
 	}
 }
 
-static void create_per_cpu(struct inode *dir)
+/*
+ * The files each trace array has, the top level's and each instance's
+ * (Linux's init_tracer_tracefs). A file finds its array through data
+ * or, for those with their own operations, through its directory
+ * (trace_array_of_inode).
+ */
+void init_tracer_tracefs(struct trace_array *tr, struct inode *dir)
 {
-	vfs_mkdir_lazy(dir, "per_cpu", populate_per_cpu, NULL);
-}
-
-void trace_create_files(struct inode *dir)
-{
+	long data = (long)tr;
 	struct inode *marker;
+	int cpu;
 
-	if (!dir)
-		panic("tracing: no /sys/kernel/tracing");
+	tr->cpu_refs[0] = (struct trace_cpu_ref){ tr, RING_BUFFER_ALL_CPUS };
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		tr->cpu_refs[cpu + 1] = (struct trace_cpu_ref){ tr, cpu };
 	/* Linux's TRACE_MODE_WRITE 0640 and TRACE_MODE_READ 0440, dirs 0750 */
 	dir->umask = 0007;
 	create_simple(dir, "available_tracers", available_tracers_show,
-		      NULL, 0);
+		      NULL, data);
 	create_simple(dir, "current_tracer", current_tracer_show,
-		      current_tracer_store, 0);
+		      current_tracer_store, data);
 	vfs_create(dir, "trace", S_IFREG | 0644, &tracing_fops, NULL);
 	vfs_create(dir, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 		   NULL);
-	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
-		   NULL);
-	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store, 0);
+	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store,
+		      data);
 	create_simple(dir, "buffer_size_kb", buffer_size_show,
-		      buffer_size_store, 0);
+		      buffer_size_store, (long)&tr->cpu_refs[0]);
 	create_simple(dir, "buffer_total_size_kb", buffer_total_size_show,
-		      NULL, 0);
+		      NULL, data);
 	create_simple(dir, "trace_clock", trace_clock_show, trace_clock_store,
-		      0);
-	marker = create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
+		      data);
+	marker = create_simple(dir, "trace_marker", NULL, trace_marker_store,
+			       data);
 	if (marker)
 		marker->mode = S_IFREG | 0220;	/* write-only, as Linux's */
 	create_simple(dir, "trace_options", trace_options_show,
-		      trace_options_store, 0);
+		      trace_options_store, data);
+	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
+	create_simple(dir, "buffer_percent", buffer_percent_show,
+		      buffer_percent_store, data);
+	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
+	tracefs_mkdir_filled(tr, dir, "options", populate_options);
+	tracefs_mkdir_filled(tr, dir, "per_cpu", populate_per_cpu);
+	ftrace_create_tr_files(tr, dir);
+	trace_events_create_tr_files(tr, dir);
+}
+
+/* The top level: its array's files, and those only it has. */
+void trace_create_files(struct inode *dir)
+{
+	if (!dir)
+		panic("tracing: no /sys/kernel/tracing");
+	init_tracer_tracefs(&global_trace, dir);
+	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
+		   NULL);
 	create_simple(dir, "README", readme_show, NULL, 0);
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
-	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
-	create_simple(dir, "buffer_percent", buffer_percent_show,
-		      buffer_percent_store, 0);
-	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
 	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
 	create_simple(dir, "saved_cmdlines", trace_saved_cmdlines_show, NULL,
 		      0);
 	create_simple(dir, "saved_cmdlines_size",
 		      trace_saved_cmdlines_size_show,
 		      trace_saved_cmdlines_size_store, 0);
-	create_options_dir(dir);
-	create_per_cpu(dir);
 	ftrace_create_files(dir);
 	trace_events_create_files(dir);
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
+	trace_instances_create_dir(dir);
 }

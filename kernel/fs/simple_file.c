@@ -71,11 +71,17 @@ static int simple_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static void simple_evict(struct inode *inode)
+{
+	kfree(inode->private);
+}
+
 static const struct file_operations simple_fops = {
 	.open = simple_open,
 	.read = simple_read,
 	.write = simple_write,
 	.release = simple_release,
+	.evict = simple_evict,
 };
 
 /*
@@ -90,8 +96,10 @@ struct inode *create_simple(struct inode *dir, const char *name,
 	struct simple_file *sf = kmalloc(sizeof(*sf));
 	struct inode *inode;
 
-	if (!sf)
+	if (!sf) {
+		vfs_note_alloc_failure();
 		return NULL;
+	}
 	*sf = (struct simple_file){ show, store, data };
 	inode = vfs_create(dir, name, S_IFREG | (store ? 0644 : 0444),
 			   &simple_fops, sf);

@@ -81,6 +81,8 @@ static struct inode *link_child(struct inode *parent, struct inode *inode,
 	return NULL;
 }
 
+unsigned long vfs_nr_alloc_failures;
+
 static struct inode *add_inode(struct inode *parent, const char *name,
 			       unsigned int mode)
 {
@@ -90,8 +92,10 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name, len))
 		return NULL;
 	inode = alloc_inode(name, len, mode & ~parent->umask);
-	if (!inode)
+	if (!inode) {
+		vfs_note_alloc_failure();
 		return NULL;
+	}
 	if (S_ISDIR(mode))
 		inode->umask = parent->umask;
 	return link_child(parent, inode, len);
@@ -200,6 +204,8 @@ static void free_subtree(struct inode *inode)
 
 	list_for_each_entry_safe(child, next, &inode->children, sibling)
 		free_subtree(child);
+	if (inode->fops && inode->fops->evict)
+		inode->fops->evict(inode);
 	kfree(inode->data);
 	kfree(inode);
 }

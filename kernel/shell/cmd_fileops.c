@@ -90,6 +90,12 @@ static int remove_inode(struct inode *inode)
 	return vfs_remove(inode);
 }
 
+/* A directory whose children are removed whole (tracefs's instances/). */
+static bool has_rmdir(struct inode *dir)
+{
+	return dir && dir->iops && dir->iops->rmdir;
+}
+
 static bool dir_empty(struct inode *dir)
 {
 	vfs_dir_populate(dir);
@@ -105,9 +111,11 @@ static int cmd_rmdir(struct shell_out *out, int argc, char **argv)
 		err = vfs_walk(shell_cwd(), argv[i], &inode);
 		if (!err && !S_ISDIR(inode->mode))
 			err = -ENOTDIR;
+		else if (!err && has_rmdir(inode->parent))
+			err = inode->parent->iops->rmdir(inode->parent, inode);
 		else if (!err && !dir_empty(inode))
 			err = -ENOTEMPTY;
-		if (!err)
+		else if (!err)
 			err = remove_inode(inode);
 		if (err) {
 			sh_err("rmdir: '%s': %s\n", argv[i], strerror_text(err));

@@ -47,8 +47,6 @@ events set_event available_events max_graph_depth printk_formats'''.split()
 
 # Not here yet, and why (docs/tracefs.md keeps the same list).
 ABSENT = {
-    # instance trace arrays are not built yet
-    'instances',
     # not built yet
     'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
     'tracing_cpumask',

@@ -1,0 +1,181 @@
+"""test_instances.py: tracefs instances, as Linux 6.1's
+(shared/reference/linux-6.1/q-d-instances.txt): mkdir and its errnos,
+`ls` of an instance against the reference with each difference named,
+two instances tracing different functions beside the top level, events
+enabled in an instance going to its buffer only, tracing_on and
+trace_marker per instance, and rmdir refused while trace_pipe is open."""
+
+import re
+
+from tracing import T, EINVAL, reset, cat, write, trace_lines
+
+SMP = 2
+I = 'instances'
+
+# ls instances/foo on Linux 6.1 (q-d-instances), in readdir order.
+LINUX_INSTANCE = '''set_ftrace_notrace_pid set_ftrace_pid per_cpu error_log
+snapshot set_ftrace_notrace set_ftrace_filter tracing_max_latency options
+buffer_percent timestamp_mode tracing_on trace_clock trace_marker_raw
+trace_marker free_buffer buffer_total_size_kb buffer_size_kb trace_pipe
+trace trace_options tracing_cpumask current_tracer available_tracers
+set_event_notrace_pid set_event_pid events set_event'''.split()
+
+# Not in an instance here, and why (docs/tracefs.md, Instances).
+ABSENT = {
+    # not built at the top level either
+    'set_ftrace_notrace_pid', 'trace_marker_raw', 'tracing_cpumask',
+    # the top level's only here: one error log, one snapshot buffer
+    'error_log', 'snapshot',
+    # the latency tracers' (another branch), which instances leave out
+    'tracing_max_latency',
+}
+
+FN = re.compile(r'^ +\S+-\d+ +\[\d{3}\] \S{5} +\d+\.\d{6}: (\S+) <-(\S+)$')
+
+
+def functions(k, name):
+    """(function, parent) of each function line of a trace file."""
+    return [(m[1], m[2]) for m in map(FN.match, trace_lines(k, name)) if m]
+
+
+def mkdir(k, name):
+    return k.run(f'mkdir {T}/{I}/{name}')
+
+
+def rmdir(k, name):
+    return k.run(f'rmdir {T}/{I}/{name}')
+
+
+def clean(k):
+    """No instance left, the top level at its defaults."""
+    for name in k.run(f'ls {T}/{I}').split():
+        write(k, f'{I}/{name}/current_tracer', 'nop')
+        rmdir(k, name)
+    reset(k)
+    k.check(k.run(f'ls {T}/{I}'), '')
+
+
+def test_mkdir_errnos_and_ls(k):
+    """EEXIST, EPERM outside instances/, ENOENT for a missing one; the
+    files of an instance are Linux's less those named in ABSENT."""
+    clean(k)
+    k.check(mkdir(k, 'foo'), '')
+    k.check(mkdir(k, 'foo'), "mkdir: can't create directory "
+            f"'{T}/{I}/foo': File exists\n")
+    k.check(k.run(f'mkdir {T}/foo'), "mkdir: can't create directory "
+            f"'{T}/foo': Operation not permitted\n")
+    k.check(k.run(f'ls {T}/{I}'), 'foo\n')
+    want = sorted(set(LINUX_INSTANCE) - ABSENT)
+    k.check(k.run(f'ls {T}/{I}/foo'), ''.join(n + '\n' for n in want))
+    k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
+    # 6.1 lists its latency tracers too; here function and nop only
+    k.check(cat(k, f'{I}/foo/available_tracers'), 'function nop\n')
+    k.check(write(k, f'{I}/foo/current_tracer', 'function_graph'), EINVAL)
+    k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
+    k.check(k.run(f'ls {T}/{I}/foo/per_cpu/cpu1'),
+            'buffer_size_kb\nstats\ntrace\ntrace_pipe\ntrace_pipe_raw\n')
+    k.check(cat(k, f'{I}/foo/buffer_size_kb'), '1410\n')
+    k.check(rmdir(k, 'foo'), '')
+    k.check(rmdir(k, 'nosuch'), f"rmdir: '{T}/{I}/nosuch': "
+            'No such file or directory\n')
+    k.check(k.run(f'ls {T}/{I}'), '')
+
+
+def test_two_instances_and_the_top_level(k):
+    """foo traces fib, bar fib_main, the top level both, at once: each
+    buffer holds what its own filter lets through, nothing more."""
+    clean(k)
+    mkdir(k, 'foo')
+    mkdir(k, 'bar')
+    write(k, f'{I}/foo/set_ftrace_filter', 'fib')
+    write(k, f'{I}/bar/set_ftrace_filter', 'fib_main')
+    write(k, 'set_ftrace_filter', "'fib fib_main'")
+    for d in (f'{I}/foo/', f'{I}/bar/', ''):
+        write(k, d + 'current_tracer', 'function')
+    k.check(cat(k, f'{I}/foo/set_ftrace_filter'), 'fib\n')
+    k.check(cat(k, 'enabled_functions'), 'fib (2)      \nfib_main (2)      \n')
+    k.check(k.run('run fib 3'), 'fib(3) = 2\n')
+    fibs = [('fib', 'fib_main')] + [('fib', 'fib')] * 4
+    k.check(functions(k, f'{I}/foo/trace'), fibs)
+    k.check(functions(k, f'{I}/bar/trace'), [('fib_main', 'job_thread')])
+    k.check(functions(k, 'trace'), [('fib_main', 'job_thread')] + fibs)
+    # the top level stops; the instances go on
+    write(k, 'current_tracer', 'nop')
+    write(k, f'{I}/foo/trace', '')
+    k.check(k.run('run fib 2'), 'fib(2) = 1\n')
+    k.check(len(functions(k, f'{I}/foo/trace')), 3)
+    k.check(trace_lines(k, 'trace'), [])
+    assert re.match(r'# tracer: function\n#\n# entries-in-buffer/'
+                    r'entries-written: 3/3   #P:2\n',
+                    cat(k, f'{I}/foo/trace')), k.tail()
+    clean(k)
+    k.check(cat(k, 'enabled_functions'), '')
+
+
+def test_events_in_an_instance(k):
+    """sched_switch on in bar: bar's trace has the switches, the top
+    level's none; set_event and the enable files are bar's own."""
+    clean(k)
+    mkdir(k, 'bar')
+    write(k, f'{I}/bar/events/sched/sched_switch/enable', '1')
+    k.check(k.run('run fib 3'), 'fib(3) = 2\n')
+    write(k, f'{I}/bar/events/sched/sched_switch/enable', '0')
+    switches = [l for l in trace_lines(k, f'{I}/bar/trace')
+                if ': sched_switch: prev_comm=' in l]
+    assert len(switches) >= 2, k.tail()
+    assert any('next_comm=fib ' in l for l in switches), switches
+    k.check(trace_lines(k, 'trace'), [])
+    write(k, f'{I}/bar/set_event', 'sched:sched_wakeup')
+    k.check(cat(k, f'{I}/bar/set_event'), 'sched:sched_wakeup\n')
+    k.check(cat(k, f'{I}/bar/events/sched/enable'), 'X\n')
+    k.check(cat(k, 'set_event'), '')
+    k.check(cat(k, 'events/sched/enable'), '0\n')
+    k.check(cat(k, 'events/sched/sched_wakeup/enable'), '0\n')
+    # rmdir turns its events off with it
+    k.check(rmdir(k, 'bar'), '')
+    k.check(k.run('patchsite sched_wakeup | head -n 1'),
+            'sched_wakeup: tracepoint, key disabled, 0 probes\n')
+
+
+def test_tracing_on_and_marker_per_instance(k):
+    clean(k)
+    mkdir(k, 'foo')
+    write(k, f'{I}/foo/set_ftrace_filter', 'fib')
+    write(k, f'{I}/foo/current_tracer', 'function')
+    write(k, f'{I}/foo/tracing_on', '0')
+    k.check(cat(k, f'{I}/foo/tracing_on'), '0\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.run('run fib 3')
+    k.check(trace_lines(k, f'{I}/foo/trace'), [])
+    write(k, f'{I}/foo/tracing_on', '1')
+    k.run('run fib 1')
+    k.check(len(functions(k, f'{I}/foo/trace')), 1)
+    write(k, f'{I}/foo/trace_marker', 'in-foo')
+    lines = trace_lines(k, f'{I}/foo/trace')
+    assert lines[-1].endswith(': tracing_mark_write: in-foo'), lines
+    k.check(trace_lines(k, 'trace'), [])
+    clean(k)
+
+
+def test_rmdir_busy_while_trace_pipe_is_open(k):
+    """EBUSY while a reader holds trace_pipe, as Linux with a file
+    held open; once it is gone, rmdir takes the instance down even
+    with its tracer on."""
+    clean(k)
+    mkdir(k, 'foo')
+    write(k, f'{I}/foo/set_ftrace_filter', 'fib')
+    write(k, f'{I}/foo/current_tracer', 'function')
+    k.run(f'cat {T}/{I}/foo/trace_pipe > /tmp/pipe &')
+    k.run("while ! ps | grep -q ' S  *cat$'; do sleep 0.05; done",
+          timeout=20)
+    k.check(rmdir(k, 'foo'), f"rmdir: '{T}/{I}/foo': "
+            'Device or resource busy\n')
+    k.check(k.run('ls /sys/kernel/tracing/instances'), 'foo\n')
+    k.check(k.run('run fib 2'), 'fib(2) = 1\n')
+    k.run('while [ $(wc -l < /tmp/pipe) -lt 3 ]; do sleep 0.05; done',
+          timeout=20)
+    k.run('kill $!; wait $!')
+    k.check(len(k.run('cat /tmp/pipe').splitlines()), 3)
+    k.check(rmdir(k, 'foo'), '')
+    k.check(k.run(f'ls {T}/{I}'), '')
+    k.check(cat(k, 'enabled_functions'), '')
