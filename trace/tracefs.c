@@ -85,6 +85,22 @@ static int tracing_thresh_store(char *buf, struct file *file, long data)
 	return ret ? ret : tracing_set_thresh(&global_trace, usecs);
 }
 
+/* The latency tracers' maximum, in us (Linux's tracing_max_lat_read). */
+static void tracing_max_latency_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%lu\n", READ_ONCE(global_trace.max_latency) / 1000);
+}
+
+static int tracing_max_latency_store(char *buf, struct file *file, long data)
+{
+	unsigned long usecs;
+	int ret = kstrtoul(buf, 10, &usecs);
+
+	if (!ret)
+		WRITE_ONCE(global_trace.max_latency, usecs * NSEC_PER_USEC);
+	return ret;
+}
+
 static void max_graph_depth_show(struct seq_buf *s, long data)
 {
 	seq_printf(s, "%u\n", fgraph_max_depth);
@@ -470,6 +486,8 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "README", readme_show, NULL, 0);
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
+	create_simple(dir, "tracing_max_latency", tracing_max_latency_show,
+		      tracing_max_latency_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
