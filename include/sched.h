@@ -145,13 +145,6 @@ static __always_inline void preempt_enable(void)
 		preempt_schedule();
 }
 
-static __always_inline void preempt_enable_notrace(void)
-{
-	preempt_enable_no_resched_notrace();
-	if (unlikely(this_cpu()->need_resched && !current->preempt_count))
-		preempt_schedule_notrace();
-}
-
 /*
  * What a new task runs and where: Linux's kernel_clone() takes the
  * flags of clone(2) instead, and wakes the task; here kthread_start
