@@ -13,8 +13,16 @@
 #include "jump_label.h"
 
 extern struct static_key trace_irqflags_key;
-void trace_hardirqs_on(void);
-void trace_hardirqs_off(void);
+void trace_hardirqs_on(unsigned long ip);
+void trace_hardirqs_off(unsigned long ip);
+
+/*
+ * A hook called through its thunk (arch/riscv/kernel/preemptirq_thunk.S),
+ * which saves what a call would clobber: only t0 changes here. ip, the
+ * hook's argument, is the address after this call.
+ */
+#define preemptirq_call(thunk)						\
+	__asm__ __volatile__("call t0, " #thunk ::: "t0", "memory")
 
 /*
  * What a latency tracer does at each change (trace/trace_irqsoff.c
@@ -34,7 +42,7 @@ static __always_inline unsigned long local_irq_save(void)
 	unsigned long flags = raw_local_irq_save();
 
 	if (static_branch_unlikely(&trace_irqflags_key) && flags)
-		trace_hardirqs_off();
+		preemptirq_call(trace_hardirqs_off_thunk);
 	return flags;
 }
 
@@ -47,7 +55,7 @@ static __always_inline void local_irq_restore(unsigned long flags)
 {
 	if (static_branch_unlikely(&trace_irqflags_key) && flags &&
 	    !local_save_flags())
-		trace_hardirqs_on();
+		preemptirq_call(trace_hardirqs_on_thunk);
 	raw_local_irq_restore(flags);
 }
 

@@ -107,8 +107,8 @@ void preempt_schedule_notrace(void);
  * (kernel/trace_preemptirq.c).
  */
 extern struct static_key trace_preempt_key;
-void trace_preempt_on(void);
-void trace_preempt_off(void);
+void trace_preempt_on(unsigned long ip);
+void trace_preempt_off(unsigned long ip);
 
 static __always_inline void preempt_disable_notrace(void)
 {
@@ -127,14 +127,14 @@ static __always_inline void preempt_disable(void)
 	preempt_disable_notrace();
 	if (static_branch_unlikely(&trace_preempt_key) &&
 	    current->preempt_count == 1)
-		trace_preempt_off();
+		preemptirq_call(trace_preempt_off_thunk);
 }
 
 static __always_inline void preempt_enable_no_resched(void)
 {
 	if (static_branch_unlikely(&trace_preempt_key) &&
 	    current->preempt_count == 1)
-		trace_preempt_on();
+		preemptirq_call(trace_preempt_on_thunk);
 	preempt_enable_no_resched_notrace();
 }
 

@@ -41,47 +41,46 @@ static __always_inline void hook_exit(void)
 }
 
 /*
- * ip, the return address, lies in the function that called the inline
- * masking interrupts or preemption: where the state changed.
+ * Called through the thunks of arch/riscv/kernel/preemptirq_thunk.S:
+ * ip lies in the function that called the inline masking interrupts or
+ * preemption, where the state changed.
  */
-#define RET_IP	((unsigned long)__builtin_return_address(0))
-
-noinline void trace_hardirqs_off(void)
+void trace_hardirqs_off(unsigned long ip)
 {
 	const struct preemptirq_hooks *h = hook_enter();
 
 	if (h) {
-		h->hardirqs_off(RET_IP);
+		h->hardirqs_off(ip);
 		hook_exit();
 	}
 }
 
-noinline void trace_hardirqs_on(void)
+void trace_hardirqs_on(unsigned long ip)
 {
 	const struct preemptirq_hooks *h = hook_enter();
 
 	if (h) {
-		h->hardirqs_on(RET_IP);
+		h->hardirqs_on(ip);
 		hook_exit();
 	}
 }
 
-noinline void trace_preempt_off(void)
+void trace_preempt_off(unsigned long ip)
 {
 	const struct preemptirq_hooks *h = hook_enter();
 
 	if (h) {
-		h->preempt_off(RET_IP);
+		h->preempt_off(ip);
 		hook_exit();
 	}
 }
 
-noinline void trace_preempt_on(void)
+void trace_preempt_on(unsigned long ip)
 {
 	const struct preemptirq_hooks *h = hook_enter();
 
 	if (h) {
-		h->preempt_on(RET_IP);
+		h->preempt_on(ip);
 		hook_exit();
 	}
 }

@@ -96,7 +96,7 @@ void handle_trap(struct pt_regs *regs)
 		 * here, as Linux's ret_from_exception does.
 		 */
 		if (static_branch_unlikely(&trace_irqflags_key))
-			trace_hardirqs_on();
+			trace_hardirqs_on(regs->epc);
 	}
 }
 
