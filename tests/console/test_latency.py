@@ -131,10 +131,13 @@ def test_preemptoff_times_preempt_sections(k):
 
 
 def test_max_latency_reset_and_thresh(k):
-    """Done when: `echo 0 > tracing_max_latency` reads back 0 (under nop,
+    """Done when: tracing_max_latency has Linux's mode (0640); `echo 0 >
+    tracing_max_latency` reads back 0 (under nop,
     where nothing raises it), a bad number is EINVAL and changes
     nothing; with tracing_thresh above the demo its section is no
     maximum, below it it is; starting a tracer starts from 0."""
+    k.check(k.run(f'ls -l {T}/tracing_max_latency').split()[0],
+            '-rw-r-----')
     demo_trace(k, 'irqsoff')
     before = max_latency(k)
     write(k, 'current_tracer', 'nop')
