@@ -98,7 +98,7 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #  kernel/printk, uart   oops and ftrace_bug reports must not recurse
 #  kernel/kallsyms       the trace output and backtraces call it
 #  kernel/selftest       counts what the tracer does and must not be counted
-#  kernel/jump_label.c, kernel/tracepoint.c
+#  kernel/jump_label.c, kernel/tracepoint.c, kernel/trace_preemptirq.c
 #                        they patch text (inside stop_machine) and run
 #                        every probe: the tracer's own machinery
 #  lib/*                 string and printf run inside tracers
@@ -115,7 +115,7 @@ OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 #                        the kernel, not its tests; what they trace is in
 #                        kernel/trace_fixtures.c, which stays traced
 NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
-	   kernel/jump_label.c kernel/tracepoint.c \
+	   kernel/jump_label.c kernel/tracepoint.c kernel/trace_preemptirq.c \
 	   kernel/spinlock.c kernel/printk.c kernel/uart.c kernel/kallsyms.c \
 	   kernel/selftest.c lib/% trace/% kernel/drivers/% kernel/fs/9p% \
 	   $(addprefix kernel/shell/cmd_,$(addsuffix .c,bench stress patchsite \

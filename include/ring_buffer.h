@@ -99,6 +99,8 @@ void ring_buffer_reset(struct trace_buffer *buffer);
 void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu);
 int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
 			 int cpu);
+int ring_buffer_swap_cpu_irqsoff(struct trace_buffer *a,
+				 struct trace_buffer *b);
 
 /*
  * Counters, as per_cpu/cpuN/stats shows them. Those that look at the

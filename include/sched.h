@@ -99,19 +99,46 @@ void preempt_schedule(void);
 void preempt_schedule_irq(void);
 void preempt_schedule_notrace(void);
 
-static inline void preempt_disable(void)
+/*
+ * The _notrace forms leave out the preemptoff tracers' hook (Linux's
+ * names): the tracing paths themselves use them. The others cost one
+ * instruction more while no latency tracer runs, the c.nop of a static
+ * key; turned on, the hook runs where the count leaves or reaches 0
+ * (kernel/trace_preemptirq.c).
+ */
+extern struct static_key trace_preempt_key;
+void trace_preempt_on(unsigned long ip);
+void trace_preempt_off(unsigned long ip);
+
+static __always_inline void preempt_disable_notrace(void)
 {
 	current->preempt_count++;
 	barrier();
 }
 
-static inline void preempt_enable_no_resched(void)
+static __always_inline void preempt_enable_no_resched_notrace(void)
 {
 	barrier();
 	current->preempt_count--;
 }
 
-static inline void preempt_enable(void)
+static __always_inline void preempt_disable(void)
+{
+	preempt_disable_notrace();
+	if (static_branch_unlikely(&trace_preempt_key) &&
+	    current->preempt_count == 1)
+		preemptirq_call(trace_preempt_off_thunk);
+}
+
+static __always_inline void preempt_enable_no_resched(void)
+{
+	if (static_branch_unlikely(&trace_preempt_key) &&
+	    current->preempt_count == 1)
+		preemptirq_call(trace_preempt_on_thunk);
+	preempt_enable_no_resched_notrace();
+}
+
+static __always_inline void preempt_enable(void)
 {
 	preempt_enable_no_resched();
 	if (unlikely(this_cpu()->need_resched && !current->preempt_count))

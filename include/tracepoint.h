@@ -76,11 +76,11 @@ struct tracepoint *tracepoint_find(const char *name);
 	{								\
 		struct tracepoint_func *it;				\
 									\
-		preempt_disable();					\
+		preempt_disable_notrace();				\
 		it = READ_ONCE(__tracepoint_##_name.funcs);		\
 		for (; it && it->func; it++)				\
 			((void (*)(void *, proto))it->func)(it->data, args); \
-		preempt_enable_no_resched();				\
+		preempt_enable_no_resched_notrace();			\
 	}
 
 #endif

@@ -279,13 +279,14 @@ void scheduler_tick(void)
 static void idle_loop(void)
 {
 	for (;;) {
-		local_irq_disable();
+		/* Raw: waiting is no latency (Linux's stop_critical_timings). */
+		raw_local_irq_disable();
 		if (!this_cpu()->need_resched) {
 			trace_cpu_idle(1, smp_processor_id());
 			wfi();
 			trace_cpu_idle(PWR_EVENT_EXIT, smp_processor_id());
 		}
-		local_irq_enable();
+		raw_local_irq_enable();
 		if (this_cpu()->need_resched)
 			schedule();
 	}

@@ -76,6 +76,9 @@ ROWS = [
     ('sites', 'patchable sites', '8,984', ''),
     ('tracepoint_off_insns',
      'a tracepoint, disabled: its static key site', '1 or 2', '1'),
+    ('irqsoff_hook_off_insns',
+     'a latency tracer hook (`local_irq_*`, `preempt_*`), none running: '
+     'its static key site', '', '1'),
     ('sched_switch_event_insns',
      'the `sched_switch` event, enabled, per switch', '', ''),
 ]

@@ -277,10 +277,10 @@ ftrace_pop_return_trace(struct task *t, struct ftrace_graph_ret *trace,
  */
 static noinline void ret_stack_done(struct task *t)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save();
 
 	kfree(__atomic_exchange_n(&t->ret_stack, NULL, __ATOMIC_ACQ_REL));
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /*

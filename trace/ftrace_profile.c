@@ -111,14 +111,14 @@ static void function_profile_call(unsigned long ip, unsigned long parent_ip,
 	if (!READ_ONCE(ftrace_profile_enabled))
 		return;
 	/* An interrupt's calls must not meet this one in the same chain. */
-	flags = local_irq_save();
+	flags = raw_local_irq_save();
 	stat = &ftrace_profile_stats[smp_processor_id()];
 	rec = ftrace_find_profiled_func(stat, ip);
 	if (!rec)
 		rec = ftrace_profile_alloc(stat, ip);
 	if (rec)
 		rec->counter++;
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 static int profile_graph_entry(struct ftrace_graph_ent *trace)
@@ -142,14 +142,14 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 	if (!READ_ONCE(ftrace_profile_enabled) || !trace->calltime)
 		return;
 	calltime = trace->rettime - trace->calltime;
-	flags = local_irq_save();
+	flags = raw_local_irq_save();
 	rec = ftrace_find_profiled_func(
 		&ftrace_profile_stats[smp_processor_id()], trace->func);
 	if (rec) {
 		rec->time += calltime;
 		rec->time_squared += calltime * calltime;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 #ifdef HAVE_FTRACE_FAST_PATH

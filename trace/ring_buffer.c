@@ -51,20 +51,40 @@
 /*
  * The lock of the pages: the readers take it, and resize and reset,
  * which swap or rewind them. Here, where most of its users are.
+ *
+ * A latency tracer swaps a CPU's pages where it cannot sleep, so it
+ * cannot take this lock (ring_buffer_swap_cpu_irqsoff). The holder and
+ * that swapper meet as in Dekker's algorithm: each raises its flag
+ * (reading, swapping), fences, then looks at the other's. The swapper
+ * gives up if a reader is in; the reader waits the few instructions of
+ * a swap out. Both cannot pass.
  */
+static void rb_reader_enter(struct trace_buffer *buffer)
+{
+	WRITE_ONCE(buffer->reading, 1);
+	mb();
+	while (READ_ONCE(buffer->swapping))
+		cpu_relax();
+}
+
 void ring_buffer_reader_lock(struct trace_buffer *buffer)
 {
 	mutex_lock(&buffer->reader_lock);
+	rb_reader_enter(buffer);
 }
 
 /* Without sleeping, for ftrace_dump, which may run where it cannot. */
 bool ring_buffer_reader_trylock(struct trace_buffer *buffer)
 {
-	return mutex_trylock(&buffer->reader_lock);
+	if (!mutex_trylock(&buffer->reader_lock))
+		return false;
+	rb_reader_enter(buffer);
+	return true;
 }
 
 void ring_buffer_reader_unlock(struct trace_buffer *buffer)
 {
+	__atomic_store_n(&buffer->reading, 0, __ATOMIC_RELEASE);
 	mutex_unlock(&buffer->reader_lock);
 }
 
@@ -316,6 +336,27 @@ int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
 	cb->buffer = a;
 	ca->buffer = b;
 	return 0;
+}
+
+/*
+ * The same from any context, on this CPU with interrupts off, for the
+ * latency tracers' update_max_tr_single: instead of the readers' locks,
+ * the handshake above, so -EBUSY also while a reader holds either
+ * lock. The callers serialize among themselves (tr->max_lock).
+ */
+int ring_buffer_swap_cpu_irqsoff(struct trace_buffer *a,
+				 struct trace_buffer *b)
+{
+	int ret = -EBUSY;
+
+	WRITE_ONCE(a->swapping, 1);
+	WRITE_ONCE(b->swapping, 1);
+	mb();
+	if (!READ_ONCE(a->reading) && !READ_ONCE(b->reading))
+		ret = ring_buffer_swap_cpu(a, b, smp_processor_id());
+	__atomic_store_n(&a->swapping, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->swapping, 0, __ATOMIC_RELEASE);
+	return ret;
 }
 
 /* ---- allocation and resizing --------------------------------------------- */

@@ -82,6 +82,8 @@ struct trace_buffer {
 	int nr_cpus;
 	struct mutex reader_lock;	/* readers, resize, reset */
 	struct ring_buffer_per_cpu *buffers[NR_CPUS];
+	int reading;			/* reader_lock held: see */
+	int swapping;			/* ring_buffer_reader_lock */
 };
 
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,

@@ -291,12 +291,12 @@ rb_set_commit_to_write(struct ring_buffer_per_cpu *cpu_buffer)
  */
 static noinline void rb_end_commit(struct ring_buffer_per_cpu *cpu_buffer)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save();
 
 	if (cpu_buffer->committing == 1)
 		rb_set_commit_to_write(cpu_buffer);
 	cpu_buffer->committing--;
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /*
@@ -315,13 +315,13 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 	if (unlikely(length > BUF_MAX_DATA_SIZE))
 		return NULL;
 	/* After masking: a snapshot swap (an IPI) may change it before. */
-	flags = local_irq_save();
+	flags = raw_local_irq_save();
 	cpu_buffer = buffer->buffers[smp_processor_id()];
 	cpu_buffer->committing++;
 	event = rb_reserve_fast(cpu_buffer, length);
 	if (unlikely(!event))
 		event = rb_reserve_slow(cpu_buffer, length);
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	if (unlikely(!event))
 		rb_end_commit(cpu_buffer);
 	return event;
@@ -337,7 +337,7 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
 	struct ring_buffer_per_cpu *cpu_buffer =
 		buffer->buffers[smp_processor_id()];
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save();
 	struct buffer_page *bpage = cpu_buffer->commit_page;
 
 	if (likely(cpu_buffer->committing == 1 &&
@@ -345,10 +345,10 @@ void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 		wmb();
 		WRITE_ONCE(bpage->page->commit, bpage->write);
 		cpu_buffer->committing = 0;
-		local_irq_restore(flags);
+		raw_local_irq_restore(flags);
 		return;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	rb_end_commit(cpu_buffer);
 }
 
@@ -368,10 +368,10 @@ rb_write_begin(struct trace_buffer *buffer, unsigned long length,
 	if (unlikely((length & 3) || READ_ONCE(buffer->record_disabled)))
 		return NULL;
 	cpu_buffer = buffer->buffers[smp_processor_id()];
-	*flags = local_irq_save();
+	*flags = raw_local_irq_save();
 	event = rb_reserve_fast(cpu_buffer, length);
 	if (unlikely(!event))
-		local_irq_restore(*flags);
+		raw_local_irq_restore(*flags);
 	*cpu_bufferp = cpu_buffer;
 	return event;
 }
@@ -386,7 +386,7 @@ static __always_inline void rb_write_end(struct ring_buffer_per_cpu *cpu_buffer,
 		wmb();
 		WRITE_ONCE(bpage->page->commit, bpage->write);
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 static noinline int rb_write_slow(struct trace_buffer *buffer,

@@ -31,6 +31,7 @@ struct trace_array global_trace = {
 	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
 	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
 	.buffer_percent = 50,
+	.max_lock = SPIN_LOCK_UNLOCKED,
 };
 
 /* In enum trace_iter_flags order, which is Linux's listing order. */
@@ -127,9 +128,29 @@ static struct tracer *find_tracer(const char *name)
 	return NULL;
 }
 
-/* Newest first, as available_tracers lists them. */
+/*
+ * available_tracers lists Linux's tracers in Linux 6.1's order (the
+ * order of its Makefile and initcalls), whatever order the linker
+ * gathered them in; any other comes first.
+ */
+static const char *const linux_tracer_order[] = {
+	"function_graph", "wakeup_dl", "wakeup_rt", "wakeup",
+	"preemptirqsoff", "preemptoff", "irqsoff", "function", "nop",
+};
+
+static unsigned int tracer_rank(const struct tracer *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(linux_tracer_order); i++)
+		if (!strcmp(t->name, linux_tracer_order[i]))
+			return i + 1;
+	return 0;
+}
+
 int register_tracer(struct tracer *type)
 {
+	struct tracer **pos;
 	int ret = 0;
 
 	if (!type->name || !type->init)
@@ -138,8 +159,11 @@ int register_tracer(struct tracer *type)
 	if (find_tracer(type->name)) {
 		ret = -EBUSY;
 	} else {
-		type->next = trace_types;
-		trace_types = type;
+		pos = &trace_types;
+		while (*pos && tracer_rank(*pos) <= tracer_rank(type))
+			pos = &(*pos)->next;
+		type->next = *pos;
+		*pos = type;
 	}
 	mutex_unlock(&trace_types_lock);
 	return ret;

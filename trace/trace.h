@@ -259,6 +259,8 @@ struct tracer {
 	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
 			int set);
 	bool allow_instances;		/* may run in instances/NAME */
+	bool use_max_tr;		/* swaps its max trace into max_buffer */
+	bool print_max;			/* `trace` shows max_buffer */
 	struct tracer *next;
 };
 
@@ -268,6 +270,21 @@ struct tracer {
 		__section(".tracers") __used __aligned(8) = &(t)
 
 struct trace_pid_list;
+
+/*
+ * What the latency tracers keep of the section in max_buffer (Linux
+ * keeps it in the max buffer's struct trace_array_cpu), for the header
+ * of its trace.
+ */
+struct trace_max_data {
+	u64 time_start;			/* the section's start, clock units */
+	unsigned long latency;		/* ns */
+	unsigned long critical_start;	/* where it began and ended */
+	unsigned long critical_end;
+	int cpu;
+	int pid;
+	char comm[TASK_COMM_LEN];
+};
 
 /* What a per-CPU file of a trace array reads: the array and its CPU. */
 struct trace_cpu_ref {
@@ -303,6 +320,9 @@ struct trace_array {
 	struct list_head events;	/* an instance's own event files */
 	void *option_files;		/* its options/ files of tracers */
 	u8 trace_flags_index[32];	/* i at i: options/NAME's data */
+	unsigned long max_latency;	/* tracing_max_latency, ns */
+	spinlock_t max_lock;		/* the latency tracers' swaps */
+	struct trace_max_data max_data;	/* of the trace in max_buffer */
 };
 
 extern struct trace_array global_trace;
@@ -407,11 +427,15 @@ void function_trace_update_fast_path(struct trace_array *tr);
 int tracing_alloc_snapshot_instance(struct trace_array *tr);
 int tracing_free_snapshot(struct trace_array *tr);
 int update_max_tr_single(struct trace_array *tr, int cpu);
+int update_max_tr_irqsoff(struct trace_array *tr,
+			  const struct trace_max_data *data);
 int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 			     int cpu);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
+void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
+		      unsigned long from);
 
 /* ftrace_profile.c: the function profiler, per CPU */
 struct ftrace_profile {
@@ -542,6 +566,7 @@ struct trace_iterator {
 	unsigned long started;		/* CPUs whose first entry was seen */
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
+	unsigned long skipped_entries;	/* max trace: before its section */
 };
 
 /* trace_iter.c */

@@ -120,10 +120,10 @@ static void function_stack_trace_call(unsigned long ip,
 	if (!ftrace_pid_ignored(tr)) {
 		/* Keep the stack right after its event on this CPU. */
 		trace_ctx = tracing_gen_ctx_dec(1);
-		flags = local_irq_save();
+		flags = raw_local_irq_save();
 		trace_function(tr, ip, parent_ip, trace_ctx);
 		__trace_stack(tr, trace_ctx, ip);
-		local_irq_restore(flags);
+		raw_local_irq_restore(flags);
 	}
 	ftrace_test_recursion_unlock(bit);
 }

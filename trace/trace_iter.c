@@ -216,6 +216,70 @@ static int open_buffer_iters(struct trace_iterator *iter)
 	return 0;
 }
 
+/*
+ * A copy of the trace array whose buffer is the spare one (Linux
+ * points iter->array_buffer at max_buffer), NULL without memory; its
+ * buffer is NULL when there is no spare buffer. While a view is open
+ * the spare buffer is not freed.
+ */
+static struct trace_array *max_view_get(struct trace_array *tr)
+{
+	struct trace_array *view = kmalloc(sizeof(*view));
+	unsigned long flags;
+
+	if (!view)
+		return NULL;
+	mutex_lock(&trace_types_lock);
+	flags = spin_lock_irqsave(&tr->max_lock);
+	*view = *tr;
+	spin_unlock_irqrestore(&tr->max_lock, flags);
+	view->buffer = tr->max_buffer;
+	view->time_start = view->max_data.time_start;
+	if (view->buffer)
+		tr->snapshot_readers++;
+	mutex_unlock(&trace_types_lock);
+	return view;
+}
+
+static void max_view_put(struct trace_array *view)
+{
+	mutex_lock(&trace_types_lock);
+	if (view->buffer)
+		global_trace.snapshot_readers--;
+	mutex_unlock(&trace_types_lock);
+	kfree(view);
+}
+
+/* Free an iterator, and the view of the max trace it read. */
+static void tracing_release_iter(struct trace_iterator *iter)
+{
+	struct trace_array *view = iter->tr;
+
+	free_iter(iter);
+	if (view != &global_trace)
+		max_view_put(view);
+}
+
+/*
+ * A latency tracer's max trace holds its CPU's older events too: they
+ * are skipped, and not counted (Linux's tracing_iter_reset).
+ */
+static void skip_before_section(struct trace_iterator *iter)
+{
+	u64 ts;
+	int cpu;
+
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++) {
+		if (!iter->buffer_iter[cpu])
+			continue;
+		while (ring_buffer_iter_peek(iter->buffer_iter[cpu], &ts) &&
+		       ts < iter->tr->time_start) {
+			ring_buffer_iter_advance(iter->buffer_iter[cpu]);
+			iter->skipped_entries++;
+		}
+	}
+}
+
 /* `trace`: the header now, the events as they are read. */
 static int __tracing_open(struct inode *inode, struct file *file)
 {
@@ -224,18 +288,30 @@ static int __tracing_open(struct inode *inode, struct file *file)
 
 	if (!iter)
 		return -ENOMEM;
+	if (iter->trace->print_max) {
+		iter->tr = max_view_get(iter->tr);
+		if (!iter->tr || !iter->tr->buffer) {
+			if (iter->tr)
+				max_view_put(iter->tr);
+			iter->tr = &global_trace;
+			free_iter(iter);
+			return -EBUSY;
+		}
+	}
 	if (iter->trace_flags & TRACE_ITER_LATENCY_FMT)
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
 	if (ring_buffer_overruns(iter->tr->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
 	if (iter->trace_flags & TRACE_ITER_PAUSE)
-		tracing_stop_tr(iter->tr);
+		tracing_stop_tr(&global_trace);
 	if (open_buffer_iters(iter)) {
 		if (iter->trace_flags & TRACE_ITER_PAUSE)
-			tracing_start_tr(iter->tr);
-		free_iter(iter);
+			tracing_start_tr(&global_trace);
+		tracing_release_iter(iter);
 		return -ENOMEM;
 	}
+	if (iter->trace->print_max)
+		skip_before_section(iter);
 	trace_print_header(iter);
 	file->private = iter;
 	return 0;
@@ -248,10 +324,17 @@ static int tracing_open(struct inode *inode, struct file *file)
 	int cpu = inode_cpu(inode);
 
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
-		if (cpu == RING_BUFFER_ALL_CPUS)
+		mutex_lock(&trace_types_lock);
+		if (tr->current_trace->print_max) {
+			if (cpu == RING_BUFFER_ALL_CPUS)
+				ring_buffer_reset(tr->max_buffer);
+			else
+				ring_buffer_reset_cpu(tr->max_buffer, cpu);
+		} else if (cpu == RING_BUFFER_ALL_CPUS)
 			tracing_reset_online_cpus(tr);
 		else
 			ring_buffer_reset_cpu(tr->buffer, cpu);
+		mutex_unlock(&trace_types_lock);
 	}
 	if ((file->flags & O_ACCMODE) == O_WRONLY)
 		return 0;
@@ -265,8 +348,8 @@ static int tracing_release(struct inode *inode, struct file *file)
 	if (!iter)
 		return 0;
 	if (!iter->consume && (iter->trace_flags & TRACE_ITER_PAUSE))
-		tracing_start_tr(iter->tr);
-	free_iter(iter);
+		tracing_start_tr(&global_trace);
+	tracing_release_iter(iter);
 	return 0;
 }
 
@@ -437,50 +520,35 @@ static void print_snapshot_help(struct trace_iterator *iter, bool allocated)
  */
 static int tracing_snapshot_open(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = &global_trace, *view;
 	struct trace_iterator *iter;
 
 	if ((file->flags & O_ACCMODE) == O_WRONLY)
 		return 0;
-	view = kmalloc(sizeof(*view));
 	iter = alloc_iter(inode_cpu(inode), false);
-	if (!view || !iter) {
-		kfree(view);
-		if (iter)
-			free_iter(iter);
+	if (!iter)
+		return -ENOMEM;
+	iter->tr = max_view_get(&global_trace);
+	if (!iter->tr) {
+		iter->tr = &global_trace;
+		free_iter(iter);
 		return -ENOMEM;
 	}
-	mutex_lock(&trace_types_lock);
-	*view = *tr;
-	view->buffer = tr->max_buffer;
-	if (view->buffer)
-		tr->snapshot_readers++;
-	mutex_unlock(&trace_types_lock);
-	iter->tr = view;
 	file->private = iter;
-	if (view->buffer && open_buffer_iters(iter))
+	if (iter->tr->buffer && open_buffer_iters(iter))
 		return -ENOMEM;		/* the release that follows frees */
-	if (view->buffer && !trace_empty(iter))
+	if (iter->tr->buffer && !trace_empty(iter))
 		trace_print_header(iter);
 	else
-		print_snapshot_help(iter, view->buffer);
+		print_snapshot_help(iter, iter->tr->buffer);
 	return 0;
 }
 
 static int tracing_snapshot_release(struct inode *inode, struct file *file)
 {
 	struct trace_iterator *iter = file->private;
-	struct trace_array *view;
 
-	if (!iter)
-		return 0;
-	view = iter->tr;
-	free_iter(iter);
-	mutex_lock(&trace_types_lock);
-	if (view->buffer)
-		global_trace.snapshot_readers--;
-	mutex_unlock(&trace_types_lock);
-	kfree(view);
+	if (iter)
+		tracing_release_iter(iter);
 	return 0;
 }
 

@@ -343,23 +343,40 @@ static void print_func_help_header_irq(struct trace_iterator *iter)
 		   prec, "     TGID   ", prec, "       |    ");
 }
 
-/* The latency-format preamble (Linux's print_trace_header). */
-/* latency-format's header, that function_graph's prints too. */
+/*
+ * latency-format's preamble (Linux's print_trace_header), which
+ * function_graph's prints too. Under a latency tracer it tells of the
+ * max trace: its length, CPU and task, and where it began and ended.
+ */
 void print_trace_header(struct trace_iterator *iter)
 {
+	const struct trace_max_data *data = &iter->tr->max_data;
+	bool max = iter->trace->print_max;
+	struct seq_buf *s = &iter->seq;
 	unsigned long total, entries;
 
 	get_total_entries(iter->tr, &total, &entries);
-	seq_printf(&iter->seq, "# %s latency trace v1.1.5 on rvftrace\n"
+	if (iter->skipped_entries)
+		total = entries = entries - iter->skipped_entries;
+	seq_printf(s, "# %s latency trace v1.1.5 on rvftrace\n"
 		   "# -----------------------------------"
 		   "---------------------------------\n"
-		   "# latency: 0 us, #%lu/%lu, CPU#%d | (M:preempt VP:0, KP:0,"
+		   "# latency: %lu us, #%lu/%lu, CPU#%d | (M:preempt VP:0, KP:0,"
 		   " SP:0 HP:0 #P:%d)\n"
 		   "#    -----------------\n"
-		   "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
-		   "#    -----------------\n"
-		   "#\n", iter->trace->name, entries, total,
-		   iter->cpu_file < 0 ? 0 : iter->cpu_file, trace_nr_cpus());
+		   "#    | task: %.16s-%d (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		   "#    -----------------\n", iter->trace->name,
+		   max ? data->latency / 1000 : 0, entries, total,
+		   max ? data->cpu : iter->cpu_file < 0 ? 0 : iter->cpu_file,
+		   trace_nr_cpus(), max ? data->comm : "", max ? data->pid : 0);
+	if (max && data->critical_start) {
+		seq_puts(s, "#  => started at: ");
+		seq_print_ip_sym(s, data->critical_start, iter->trace_flags);
+		seq_puts(s, "\n#  => ended at:   ");
+		seq_print_ip_sym(s, data->critical_end, iter->trace_flags);
+		seq_puts(s, "\n#\n");
+	}
+	seq_puts(s, "#\n");
 }
 
 static void print_lat_header(struct trace_iterator *iter)

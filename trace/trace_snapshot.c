@@ -111,6 +111,32 @@ int update_max_tr_single(struct trace_array *tr, int cpu)
 }
 
 /*
+ * A latency tracer's new maximum (Linux's update_max_tr_single, called
+ * as there on the CPU that ends the section, interrupts off, under
+ * tr->max_lock): this CPU's pages go to max_buffer, with what the
+ * header will say of them. No IPI, no lock to sleep on: it may run
+ * under the run-queue lock. -EBUSY while tracing is stopped, a reader
+ * holds either buffer or an iterator is open on this CPU (the swap
+ * would move pages under it), -EAGAIN inside an open event of this CPU.
+ */
+int update_max_tr_irqsoff(struct trace_array *tr,
+			  const struct trace_max_data *data)
+{
+	int ret;
+
+	if (!tr->max_buffer || READ_ONCE(tr->stop_count))
+		return -EBUSY;
+	ret = ring_buffer_swap_cpu_irqsoff(tr->buffer, tr->max_buffer);
+	if (ret)
+		return ret;
+	if (tr == &global_trace)
+		this_cpu()->trace_buffer =
+			ring_buffer_cpu_writer(tr->buffer, smp_processor_id());
+	tr->max_data = *data;
+	return 0;
+}
+
+/*
  * A number written to snapshot or per_cpu/cpuN/snapshot, under
  * trace_types_lock (Linux's tracing_snapshot_write): 0 frees the spare
  * buffer (not per CPU), 1 allocates it if need be and swaps, anything
@@ -121,6 +147,9 @@ int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 {
 	int ret;
 
+	/* Linux's: the latency tracer owns the spare buffer. */
+	if (tr->current_trace->use_max_tr)
+		return -EBUSY;
 	switch (val) {
 	case 0:
 		if (cpu != RING_BUFFER_ALL_CPUS)

@@ -13,8 +13,13 @@
 #include "fgraph.h"
 #include "trace.h"
 
-/* The traced function, then the return addresses of its callers. */
-static unsigned int save_stack(unsigned long ip, u32 *callers)
+/*
+ * ip, then the return addresses of the frames above the one that
+ * returns to from (the traced function's callers, when from is the
+ * trampoline's resume pc).
+ */
+static unsigned int save_stack(unsigned long ip, unsigned long from,
+			       u32 *callers)
 {
 	unsigned long fp = (unsigned long)__builtin_frame_address(0);
 	unsigned long *next_retp = NULL;
@@ -31,7 +36,7 @@ static unsigned int save_stack(unsigned long ip, u32 *callers)
 		next = frame[-2];
 		if (found && kernel_text_addr(ra))
 			callers[n++] = ra;
-		found |= ra == ip + MCOUNT_INSN_SIZE;
+		found |= ra == from;
 		if (next <= fp)
 			break;
 		fp = next;
@@ -39,12 +44,18 @@ static unsigned int save_stack(unsigned long ip, u32 *callers)
 	return n;
 }
 
-void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
+/*
+ * ip, then the stack above the frame that returns to from: the
+ * latency tracers' end of a section (from = ip, where interrupts or
+ * preemption came back on).
+ */
+void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
+		      unsigned long from)
 {
 	struct ring_buffer_event *event;
 	struct stack_entry *entry;
 	u32 callers[FTRACE_STACK_ENTRIES];
-	unsigned int n = save_stack(ip, callers), i;
+	unsigned int n = save_stack(ip, from, callers), i;
 
 	event = ring_buffer_lock_reserve(tr->buffer, 8 + 4 * n);
 	if (!event)
@@ -55,4 +66,10 @@ void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
 	for (i = 0; i < n; i++)
 		entry->caller[i] = callers[i];
 	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/* A traced function's stack: its callers above the trampoline's record. */
+void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
+{
+	trace_stack_from(tr, trace_ctx, ip, ip + MCOUNT_INSN_SIZE);
 }

@@ -101,6 +101,22 @@ static int tracing_thresh_store(char *buf, struct file *file, long data)
 	return ret ? ret : tracing_set_thresh(&global_trace, usecs);
 }
 
+/* The latency tracers' maximum, in us (Linux's tracing_max_lat_read). */
+static void tracing_max_latency_show(struct seq_buf *s, long data)
+{
+	seq_printf(s, "%lu\n", READ_ONCE(global_trace.max_latency) / 1000);
+}
+
+static int tracing_max_latency_store(char *buf, struct file *file, long data)
+{
+	unsigned long usecs;
+	int ret = kstrtoul(buf, 10, &usecs);
+
+	if (!ret)
+		WRITE_ONCE(global_trace.max_latency, usecs * NSEC_PER_USEC);
+	return ret;
+}
+
 static void max_graph_depth_show(struct seq_buf *s, long data)
 {
 	seq_printf(s, "%u\n", fgraph_max_depth);
@@ -473,7 +489,10 @@ static const char readme_msg[] =
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls, 0 is unlimited\n"
-	"  tracing_thresh\t- function_graph: only calls that took this many us\n"
+	"  tracing_thresh\t- function_graph: only calls that took this many us;\n"
+	"\t\t\t  latency tracers: every section this long is a new max\n"
+	"  tracing_max_latency\t- the longest section a latency tracer saw, in us\n"
+	"\t\t\t  (irqsoff, preemptoff, preemptirqsoff); echo 0 resets it\n"
 	"  function_profile_enabled - 1 counts each function's hits and time,\n"
 	"\t\t\t  per CPU, into trace_stat/functionN\n"
 	"  stack_trace\t\t- Shows the max stack trace when active\n"
@@ -591,6 +610,8 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "README", readme_show, NULL, 0);
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
+	create_simple(dir, "tracing_max_latency", tracing_max_latency_show,
+		      tracing_max_latency_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);

@@ -1,6 +1,6 @@
 /*
- * workloads.c: what `run` starts: fib, sort, crc32, pingpong, and
- * klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
+ * workloads.c: what `run` starts: fib, sort, crc32, pingpong,
+ * irqsoff_demo, and klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
  * code and each step is a real function (noinline, and noclone so that
  * GCC's .isra/.constprop copies do not rename it), so the tracer sees
  * every call. Long loops poll current->sigpending, so Ctrl-C stops
@@ -344,6 +344,41 @@ static int pingpong_main(struct shell_out *out, int argc, char **argv)
 	return interrupted() ? -EINTR : 0;
 }
 
+#define IRQSOFF_DEFAULT	2000		/* us */
+#define IRQSOFF_MAX	100000
+
+/*
+ * Spin until the time CSR, which the `local` trace clock reads, has
+ * advanced by ticks: a known length by the latency tracers' clock.
+ */
+static __workload void irqsoff_spin(u64 ticks)
+{
+	u64 start = rdtime();
+
+	while (rdtime() - start < ticks)
+		cpu_relax();
+}
+
+/*
+ * Interrupts off for US microseconds by the trace clock: what the
+ * irqsoff tracer must find and report (tests/console/test_latency.py).
+ */
+static int irqsoff_demo_main(struct shell_out *out, int argc, char **argv)
+{
+	unsigned long us, flags;
+	int err;
+
+	err = workload_count_arg(argc, argv, IRQSOFF_DEFAULT, 1, IRQSOFF_MAX,
+				 &us);
+	if (err)
+		return err;
+	flags = local_irq_save();
+	irqsoff_spin((u64)us * timebase_freq / 1000000);
+	local_irq_restore(flags);
+	sh_printf(out, "interrupts off for %lu us\n", us);
+	return 0;
+}
+
 WORKLOAD("fib", "[N]: naive recursive Fibonacci (N: 0 to 30, default 10)",
 	 fib_main);
 WORKLOAD("sort",
@@ -358,3 +393,6 @@ WORKLOAD("pingpong",
 WORKLOAD("klpdemo",
 	 "[ROUNDS]: call a livepatched function on every CPU while the patch flips (default 10)",
 	 klpdemo_main);
+WORKLOAD("irqsoff_demo",
+	 "[US]: interrupts off for US microseconds (up to 100000, default 2000)",
+	 irqsoff_demo_main);

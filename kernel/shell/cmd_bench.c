@@ -14,7 +14,8 @@
  * instructions, so these figures are the whole machine's.
  *
  * Tracepoints: one disabled (its c.nop), one with an empty probe, and
- * the sched_switch event's cost per switch.
+ * the sched_switch event's cost per switch; and a latency tracer's
+ * hook in local_irq_* while none runs (its c.nop).
  */
 #include "kernel.h"
 #include "string.h"
@@ -275,6 +276,48 @@ static u64 tracepoint_insns(void)
 	return v[BATCHES / 2] * 100 / BATCH;
 }
 
+/*
+ * A latency tracer's hook while none runs: a local_irq_save and
+ * local_irq_restore pair less its raw_ twin, per hook (the c.nop of a
+ * static key each, include/irqflags.h). Interrupts are on at the save,
+ * as where the hook would fire.
+ */
+static u64 irqsoff_hook_batch(bool hooked)
+{
+	unsigned long flags;
+	u64 sum = 0, start;
+	int i;
+
+	for (i = 0; i < BATCH; i++) {
+		start = rdinstret();
+		if (hooked) {
+			flags = local_irq_save();
+			local_irq_restore(flags);
+		} else {
+			flags = raw_local_irq_save();
+			raw_local_irq_restore(flags);
+		}
+		sum += rdinstret() - start;
+	}
+	return sum;
+}
+
+static u64 irqsoff_hook_off_insns(void)
+{
+	u64 v[BATCHES], hooked, raw;
+	int i;
+
+	for (i = 0; i < BATCHES; i++)
+		v[i] = irqsoff_hook_batch(true);
+	sort_u64(v, BATCHES);
+	hooked = v[BATCHES / 2];
+	for (i = 0; i < BATCHES; i++)
+		v[i] = irqsoff_hook_batch(false);
+	sort_u64(v, BATCHES);
+	raw = v[BATCHES / 2];
+	return hooked > raw ? (hooked - raw) * 100 / (2 * BATCH) : 0;
+}
+
 static void stub_probe(void *data, long a)
 {
 }
@@ -333,6 +376,7 @@ static void bench_sched_switch_event(struct shell_out *out)
 static void bench_tracepoints(struct shell_out *out)
 {
 	report(out, "tracepoint_off_insns", tracepoint_insns());
+	report(out, "irqsoff_hook_off_insns", irqsoff_hook_off_insns());
 	if (!register_trace_bench_tp(stub_probe, NULL)) {
 		report(out, "tracepoint_probe_insns", tracepoint_insns());
 		unregister_trace_bench_tp(stub_probe, NULL);

@@ -8,6 +8,9 @@ from tracing import T, EINVAL, reset, cat, write, trace_lines
 # Linux 6.1's clocks (a2-trace_clock-counter), then this kernel's own.
 CLOCKS = '[local] global counter uptime perf mono mono_raw boot tai instret\n'
 STAMP = re.compile(r'\] \.{5} +(\d+(?:\.\d{6})?): fib <-')
+# Linux 6.1's available_tracers, in its order, less wakeup*.
+TRACERS = ('function_graph preemptirqsoff preemptoff irqsoff function '
+           'nop\n')
 
 
 def header(ncpu, tracer='nop', entries='0/0'):
@@ -26,7 +29,7 @@ def header(ncpu, tracer='nop', entries='0/0'):
 
 def test_default_reads(k):
     reset(k)
-    k.check(cat(k, 'available_tracers'), 'function_graph function nop\n')
+    k.check(cat(k, 'available_tracers'), TRACERS)
     k.check(cat(k, 'current_tracer'), 'nop\n')
     k.check(cat(k, 'tracing_on'), '1\n')
     k.check(cat(k, 'buffer_size_kb'), '1410\n')
@@ -90,7 +93,7 @@ def test_write_errors(k):
               '#### all functions enabled ####\n'),
              ('set_ftrace_notrace', 'no_such_function_xyz',
               '#### no functions disabled ####\n'),
-             ('available_tracers', 'function', 'function_graph function nop\n'),
+             ('available_tracers', 'function', TRACERS),
              ('max_graph_depth', 'abc', '0\n'),
              ('max_graph_depth', '-1', '0\n'),
              ('tracing_thresh', '-5', '0\n'),

@@ -53,8 +53,10 @@ ABSENT = {
 }
 # Linux 6.1 has these too with FUNCTION_PROFILER, STACK_TRACER and
 # TRACER_SNAPSHOT; the reference's listing was taken without them.
+# And tracing_max_latency with IRQSOFF_TRACER (q-f-latency-tracers).
 EXTRA = {'function_profile_enabled', 'trace_stat', 'stack_max_size',
-         'stack_trace', 'stack_trace_filter', 'snapshot'}
+         'stack_trace', 'stack_trace_filter', 'snapshot',
+         'tracing_max_latency'}
 
 
 def lines(text):

@@ -201,11 +201,12 @@ static void wait_for_each(void)
 
 	while (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) != each_wanted) {
 		report_late_each(&w);
-		local_irq_disable();
+		/* Raw: the wait is no irqs-off latency, as idle's is not. */
+		raw_local_irq_disable();
 		if (__atomic_load_n(&each_done, __ATOMIC_ACQUIRE) !=
 		    each_wanted)
 			wfi();
-		local_irq_enable();
+		raw_local_irq_enable();
 	}
 }
 

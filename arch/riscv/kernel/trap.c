@@ -88,8 +88,16 @@ void handle_trap(struct pt_regs *regs)
 	do_irq(cause & ~CAUSE_IRQ);
 	/* Preempt on the way out if the interrupted code allowed it. */
 	if (this_cpu()->need_resched && (regs->status & SSTATUS_SPIE) &&
-	    current->preempt_count == 0 && !in_ftrace_trampoline(regs->epc))
+	    current->preempt_count == 0 && !in_ftrace_trampoline(regs->epc)) {
 		preempt_schedule_irq();
+		/*
+		 * The task switched to goes back through sret, which unmasks
+		 * interrupts where no hook sees it: tell the irqsoff tracer
+		 * here, as Linux's ret_from_exception does.
+		 */
+		if (static_branch_unlikely(&trace_irqflags_key))
+			trace_hardirqs_on(regs->epc);
+	}
 }
 
 void trap_init(void)

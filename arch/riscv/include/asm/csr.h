@@ -47,17 +47,21 @@
 			     : "=r"(__v) : "rK"(v) : "memory");	\
 	__v; })
 
-static inline void local_irq_enable(void)
+/*
+ * The raw forms: no latency tracer hook (include/irqflags.h adds it).
+ * The tracer's own hot paths use these, as Linux's use raw_local_irq_*.
+ */
+static inline void raw_local_irq_enable(void)
 {
 	csr_set(sstatus, SSTATUS_SIE);
 }
 
-static inline void local_irq_disable(void)
+static inline void raw_local_irq_disable(void)
 {
 	csr_clear(sstatus, SSTATUS_SIE);
 }
 
-static inline unsigned long local_irq_save(void)
+static inline unsigned long raw_local_irq_save(void)
 {
 	return csr_read_clear(sstatus, SSTATUS_SIE) & SSTATUS_SIE;
 }
@@ -67,7 +71,7 @@ static inline unsigned long local_save_flags(void)
 	return csr_read(sstatus) & SSTATUS_SIE;
 }
 
-static inline void local_irq_restore(unsigned long flags)
+static inline void raw_local_irq_restore(unsigned long flags)
 {
 	csr_set(sstatus, flags & SSTATUS_SIE);
 }
@@ -120,5 +124,7 @@ static inline void local_flush_tlb_page(unsigned long va)
 #define mb()	__asm__ __volatile__("fence rw, rw" ::: "memory")
 #define rmb()	__asm__ __volatile__("fence r, r" ::: "memory")
 #define wmb()	__asm__ __volatile__("fence w, w" ::: "memory")
+
+#include "irqflags.h"
 
 #endif

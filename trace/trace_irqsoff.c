@@ -1,0 +1,289 @@
+/*
+ * trace_irqsoff.c: the irqsoff, preemptoff and preemptirqsoff tracers
+ * (Linux's kernel/trace/trace_irqsoff.c). They time each stretch of
+ * code that runs with interrupts masked, preemption disabled, or
+ * either, on each CPU: the hooks of include/irqflags.h and
+ * include/sched.h (kernel/trace_preemptirq.c) call them where the
+ * state changes. While a section is open its CPU's traced functions are
+ * recorded, as Linux's function tracing under irqsoff does; a section
+ * longer than tracing_max_latency (or, when set, at least
+ * tracing_thresh) becomes the max trace: that CPU's pages swap into
+ * max_buffer (update_max_tr_irqsoff), which `trace` then shows in the
+ * latency format.
+ *
+ * A section's length is the difference of two readings of the trace
+ * clock, the buffer's own (`local`, the time CSR, by default).
+ * Interrupt handlers run with interrupts masked by the trap itself,
+ * which no hook sees: unlike Linux, their time is not an irqs-off
+ * section, and the idle loop's wait is not either.
+ */
+#include "kernel.h"
+#include "string.h"
+#include "jump_label.h"
+#include "trace.h"
+
+#define TRACER_IRQS_OFF		0x1
+#define TRACER_PREEMPT_OFF	0x2
+
+/* The open section of each CPU (Linux's per-CPU tracing_cpu and data). */
+struct irqsoff_cpu {
+	bool tracing;
+	u64 start;			/* trace clock units */
+	unsigned long critical_start;
+};
+
+static struct irqsoff_cpu irqsoff_cpus[NR_CPUS];
+static struct trace_array *irqsoff_trace;
+static int trace_type;
+static bool tracer_enabled;
+static bool save_lat_flag;
+
+static u64 irqsoff_clock(struct trace_array *tr)
+{
+	return trace_clock_func(tr->clock_id)();
+}
+
+/* A section's length: ns for the clocks that count time, else counts. */
+static unsigned long section_length(struct trace_array *tr, u64 start,
+				    u64 end)
+{
+	return trace_clock_to_ns(tr, end) - trace_clock_to_ns(tr, start);
+}
+
+static void irqsoff_function(struct trace_array *tr, unsigned long ip,
+			     unsigned long parent_ip, u32 ctx)
+{
+	ring_buffer_write3(tr->buffer, ctx | TRACE_FN, ip, parent_ip);
+}
+
+/*
+ * Is delta a new maximum? With tracing_thresh set, every section that
+ * long is one (Linux's report_latency).
+ */
+static bool report_latency(struct trace_array *tr, unsigned long delta)
+{
+	if (tracing_thresh)
+		return delta >= tracing_thresh;
+	return delta > READ_ONCE(tr->max_latency);
+}
+
+/*
+ * Interrupts or preemption off, on this CPU. Each call is a real
+ * change from on (the hooks see to it), so a section still open here
+ * is one whose end no hook saw (a task switch into a return from an
+ * interrupt): it starts again.
+ */
+static void start_critical_timing(unsigned long ip)
+{
+	struct trace_array *tr = irqsoff_trace;
+	struct irqsoff_cpu *d = &irqsoff_cpus[smp_processor_id()];
+
+	if (!READ_ONCE(tracer_enabled) || !tracer_tracing_is_on(tr))
+		return;
+	d->start = irqsoff_clock(tr);
+	d->critical_start = ip;
+	irqsoff_function(tr, ip, ip, tracing_gen_ctx_dec(0));
+	d->tracing = true;
+}
+
+/* A new maximum: record its end and its stack, and swap it in. */
+static void check_critical_timing(struct trace_array *tr,
+				  struct irqsoff_cpu *d, unsigned long ip,
+				  unsigned long hook, u32 ctx)
+{
+	unsigned long delta = section_length(tr, d->start, irqsoff_clock(tr));
+	struct trace_max_data data = {
+		.time_start = d->start,
+		.latency = delta,
+		.critical_start = d->critical_start,
+		.critical_end = ip,
+		.cpu = smp_processor_id(),
+		.pid = current->pid,
+	};
+	unsigned long flags;
+
+	if (!report_latency(tr, delta))
+		return;
+	flags = spin_lock_irqsave(&tr->max_lock);
+	if (report_latency(tr, delta)) {
+		irqsoff_function(tr, hook, ip, ctx);
+		trace_stack_from(tr, ctx, ip, ip);
+		memcpy(data.comm, current->comm, TASK_COMM_LEN);
+		if (!update_max_tr_irqsoff(tr, &data))
+			WRITE_ONCE(tr->max_latency, delta);
+	}
+	spin_unlock_irqrestore(&tr->max_lock, flags);
+}
+
+static void stop_critical_timing(unsigned long ip, unsigned long hook)
+{
+	struct trace_array *tr = irqsoff_trace;
+	struct irqsoff_cpu *d = &irqsoff_cpus[smp_processor_id()];
+	u32 ctx;
+
+	if (!d->tracing)
+		return;
+	d->tracing = false;
+	if (!READ_ONCE(tracer_enabled) || !tracer_tracing_is_on(tr))
+		return;
+	ctx = tracing_gen_ctx_dec(0);
+	irqsoff_function(tr, ip, ip, ctx);
+	check_critical_timing(tr, d, ip, hook, ctx);
+}
+
+/* Does preemption, or do interrupts, hold a section open? */
+static bool preempt_trace(void)
+{
+	return (trace_type & TRACER_PREEMPT_OFF) && current->preempt_count;
+}
+
+static bool irq_trace(void)
+{
+	return (trace_type & TRACER_IRQS_OFF) && irqs_disabled();
+}
+
+/*
+ * The hooks, with Linux's names. Under preemptirqsoff a section lasts
+ * while either holds, so each opens or closes it only when the other
+ * does not hold (the hooks run after the state went off, before it
+ * comes back on).
+ */
+static void tracer_hardirqs_off(unsigned long ip)
+{
+	if (irq_trace() && !preempt_trace())
+		start_critical_timing(ip);
+}
+
+static void tracer_hardirqs_on(unsigned long ip)
+{
+	if (irq_trace() && !preempt_trace())
+		stop_critical_timing(ip, (unsigned long)tracer_hardirqs_on);
+}
+
+static void tracer_preempt_off(unsigned long ip)
+{
+	if (preempt_trace() && !irq_trace())
+		start_critical_timing(ip);
+}
+
+static void tracer_preempt_on(unsigned long ip)
+{
+	if (preempt_trace() && !irq_trace())
+		stop_critical_timing(ip, (unsigned long)tracer_preempt_on);
+}
+
+static const struct preemptirq_hooks irqsoff_hooks = {
+	.hardirqs_off = tracer_hardirqs_off,
+	.hardirqs_on = tracer_hardirqs_on,
+	.preempt_off = tracer_preempt_off,
+	.preempt_on = tracer_preempt_on,
+};
+
+/*
+ * Every traced function, recorded while its CPU has a section open
+ * (Linux's irqsoff_tracer_call). Preemption is off (the trampoline).
+ */
+static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op,
+				struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+
+	if (!irqsoff_cpus[smp_processor_id()].tracing ||
+	    !ring_buffer_recording(tr->buffer))
+		return;
+	irqsoff_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
+}
+
+/* Under trace_types_lock. */
+static int irqsoff_tracer_init(struct trace_array *tr, int type)
+{
+	int ret = tracing_alloc_snapshot_instance(tr);
+
+	if (ret)
+		return ret;
+	irqsoff_trace = tr;
+	memset(irqsoff_cpus, 0, sizeof(irqsoff_cpus));
+	tr->max_latency = 0;
+	/* As Linux's: the latency tracers print in the latency format. */
+	save_lat_flag = tr->trace_flags & TRACE_ITER_LATENCY_FMT;
+	tr->trace_flags |= TRACE_ITER_LATENCY_FMT;
+	tr->ops.func = irqsoff_tracer_call;
+	tr->ops.private = tr;
+	tr->ops.name = "irqsoff";
+	function_trace_update_fast_path(tr);
+	ret = register_ftrace_function(&tr->ops);
+	if (ret) {
+		if (!save_lat_flag)
+			tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
+		return ret;
+	}
+	trace_type = type;
+	preemptirq_register_hooks(&irqsoff_hooks);
+	WRITE_ONCE(tracer_enabled, true);
+	if (type & TRACER_IRQS_OFF)
+		static_key_slow_inc(&trace_irqflags_key);
+	if (type & TRACER_PREEMPT_OFF)
+		static_key_slow_inc(&trace_preempt_key);
+	return 0;
+}
+
+/*
+ * Under trace_types_lock. Once the keys are off (under stop_machine)
+ * no hook runs any more; the spare buffer goes as in Linux, after a
+ * grace period (tracing_free_snapshot).
+ */
+static void irqsoff_tracer_reset(struct trace_array *tr)
+{
+	WRITE_ONCE(tracer_enabled, false);
+	if (trace_type & TRACER_IRQS_OFF)
+		static_key_slow_dec(&trace_irqflags_key);
+	if (trace_type & TRACER_PREEMPT_OFF)
+		static_key_slow_dec(&trace_preempt_key);
+	unregister_ftrace_function(&tr->ops);
+	if (!save_lat_flag)
+		tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
+	tracing_free_snapshot(tr);
+}
+
+static int irqsoff_init(struct trace_array *tr)
+{
+	return irqsoff_tracer_init(tr, TRACER_IRQS_OFF);
+}
+
+static int preemptoff_init(struct trace_array *tr)
+{
+	return irqsoff_tracer_init(tr, TRACER_PREEMPT_OFF);
+}
+
+static int preemptirqsoff_init(struct trace_array *tr)
+{
+	return irqsoff_tracer_init(tr, TRACER_IRQS_OFF | TRACER_PREEMPT_OFF);
+}
+
+static struct tracer irqsoff_tracer = {
+	.name = "irqsoff",
+	.init = irqsoff_init,
+	.reset = irqsoff_tracer_reset,
+	.use_max_tr = true,
+	.print_max = true,
+};
+register_tracer_initcall(irqsoff_tracer);
+
+static struct tracer preemptoff_tracer = {
+	.name = "preemptoff",
+	.init = preemptoff_init,
+	.reset = irqsoff_tracer_reset,
+	.use_max_tr = true,
+	.print_max = true,
+};
+register_tracer_initcall(preemptoff_tracer);
+
+static struct tracer preemptirqsoff_tracer = {
+	.name = "preemptirqsoff",
+	.init = preemptirqsoff_init,
+	.reset = irqsoff_tracer_reset,
+	.use_max_tr = true,
+	.print_max = true,
+};
+register_tracer_initcall(preemptirqsoff_tracer);
