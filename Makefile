@@ -153,14 +153,28 @@ endif
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
 
-$(B)/%.o: %.c $(RECORDMCOUNT)
+# make sees only file times, so a change of flags (TRACE_FLAGS, NOTRACE,
+# a per-file CFLAGS) would leave objects built the old way: $(B)/flags
+# holds them and, like $(B)/objects, changes only when they do (Kbuild
+# keeps each object's command line for the same reason).
+FLAGS_FILE := $(B)/flags
+FLAGS_NOW := $(CC) $(CFLAGS) | $(ASFLAGS) | $(TRACE_FLAGS) | $(NOTRACE) | \
+	     $(foreach v,$(sort $(filter CFLAGS_%,$(.VARIABLES))),$(v)=$($(v)))
+
+ifneq ($(strip $(file <$(FLAGS_FILE))),$(strip $(FLAGS_NOW)))
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(B)
+	$(file >$@,$(FLAGS_NOW))
+endif
+
+$(B)/%.o: %.c $(RECORDMCOUNT) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) \
 		$(call private_inc,$<) -c $< -o $@
 	$(Q)$(call record_mcount,$<,$@)
 
-$(B)/%.o: %.S
+$(B)/%.o: %.S $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@

@@ -2,6 +2,8 @@
 """test_makefile.py: the Makefile relinks kernel.elf when the list of
 sources changes, not only when an object is newer than it: a source
 removed leaves no newer object behind, yet the kernel must lose it.
+And it recompiles when the flags change (a file leaving the traced
+ones), though no source is newer than its object.
 
 Works on a copy of the tree and of its build (file times kept), so the
 real build is never touched; each step relinks at most once. Run with
@@ -39,8 +41,9 @@ def copy_tree(build, dest):
                                              if n in OTHER_OUTPUTS])
 
 
-def make(tree):
-    proc = subprocess.run(['make', '-s', '--no-print-directory'], cwd=tree,
+def make(tree, *args):
+    proc = subprocess.run(['make', '-s', '--no-print-directory', *args],
+                          cwd=tree,
                           capture_output=True, text=True)
     if proc.returncode:
         raise AssertionError(f'make failed:\n{proc.stdout}{proc.stderr}')
@@ -79,8 +82,24 @@ def test_removed_source_is_unlinked(tree):
     assert not os.path.exists(stale), f'{stale} lingers'
 
 
+def test_changed_flags_recompile(tree):
+    obj = os.path.join(tree, 'build', 'kernel', 'trace_fixtures.o')
+    before = os.stat(obj).st_mtime_ns
+    path = os.path.join(tree, 'Makefile')
+    with open(path) as f:
+        text = f.read()
+    assert 'kernel/selftest.c lib/% ' in text, 'NOTRACE moved'
+    with open(path, 'w') as f:
+        f.write(text.replace('kernel/selftest.c lib/% ',
+                             'kernel/selftest.c kernel/trace_fixtures.c '
+                             'lib/% ', 1))
+    make(tree, '-j2')
+    assert os.stat(obj).st_mtime_ns != before, \
+        'trace_fixtures.o was not rebuilt when it left the traced files'
+
+
 TESTS = (test_unchanged_tree_does_not_relink, test_added_source_is_linked,
-         test_removed_source_is_unlinked)
+         test_removed_source_is_unlinked, test_changed_flags_recompile)
 
 
 def main():
