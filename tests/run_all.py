@@ -416,6 +416,10 @@ def jobs(args):
                   (args.mcount_build, smp, False, 'mcount-', suites, False,
                    extra))
                  for smp in SELFTEST_SMP]
+    if args.static_build:   # one boot: on 4 CPUs, what SMP can break
+        work.append(('selftest[static-smp4]', run_selftests,
+                     (args.static_build, 4, False, 'static-', suites, False,
+                      extra)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
@@ -453,6 +457,9 @@ def main():
     parser.add_argument('--fuzz-runs', type=int, default=50000)
     parser.add_argument('--mcount-build', metavar='DIR',
                         help='also run the selftests of this -pg build')
+    parser.add_argument('--static-build', metavar='DIR',
+                        help='also run the selftests of this FTRACE=static '
+                        'build, on 4 CPUs')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the jobs whose label matches, e.g. '
                         '"selftest\\[smp4\\]" or "console/test_shell"')
