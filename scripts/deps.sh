@@ -1,7 +1,8 @@
 #!/bin/bash
 # deps.sh: check for what `make run` and `make test` need (the RISC-V
 # cross compiler, QEMU with its OpenSBI firmware, Python 3, a host C
-# compiler), and for what they want: clang with its sanitizer and
+# compiler, gdb-multiarch for `make debug` and the backtrace test), and
+# for what they want: clang with its sanitizer and
 # libFuzzer runtimes, for the sanitized host tests and the fuzz targets.
 # As root, install whatever is missing with apt-get (Debian 12).
 # Otherwise print the command that would, and fail if something needed
@@ -9,7 +10,8 @@
 set -euo pipefail
 
 PACKAGES="gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-qemu-system-misc opensbi python3 gcc make clang libclang-rt-14-dev"
+qemu-system-misc opensbi python3 gcc make gdb-multiarch clang \
+libclang-rt-14-dev"
 # What QEMU's `-bios default` loads for -machine virt.
 FIRMWARE=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
 CLANG=${CLANG:-clang}
@@ -19,7 +21,8 @@ missing() {
 	local tool
 
 	for tool in "${CROSS:-riscv64-unknown-elf-}gcc" \
-		    "${QEMU:-qemu-system-riscv64}" "${HOSTCC:-cc}" python3 make
+		    "${QEMU:-qemu-system-riscv64}" "${HOSTCC:-cc}" python3 make \
+		    gdb-multiarch
 	do
 		command -v "$tool" >/dev/null 2>&1 || echo "$tool"
 	done
