@@ -64,8 +64,9 @@ _mcount:
  * on to ftrace_caller if the function tracer's ftrace_trace_function
  * is not ftrace_stub, or function_graph's ftrace_graph_return not
  * ftrace_stub, or its ftrace_graph_entry not ftrace_graph_entry_stub;
- * else back at once. 12 instructions when nothing is traced
- * (`make bench`: static_disabled_insns_per_entry, with the site's 2).
+ * else back at once: 14 instructions when nothing is traced; with the
+ * site's 2 and the 6 the call makes GCC add around it,
+ *   bench: static_disabled_insns_per_entry 22
  */
 _mcount:
 	lla	t0, ftrace_stub
