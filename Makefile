@@ -323,7 +323,7 @@ fuzz-bins: $(FUZZ_BINS)
 	@:
 
 # The -pg build's selftests run too: the same core on the other sites;
-# the static build's once, on 4 CPUs (the same core, nothing patched);
+# the static build's once, on 1 CPU (the same core, nothing patched);
 # and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
 # commit), each a test that passes when the suite kills it.
 MUTATE_SEED ?=

@@ -110,7 +110,7 @@ def parse_test(spec):
 
 # The selftest boots tests/run_all.py has, by label.
 SELFTEST_TAGS = {'smp1', 'smp4', 'smp1-icount', 'smp4-live', 'mcount-smp1',
-                 'mcount-smp4', 'static-smp4'}
+                 'mcount-smp4', 'static-smp1'}
 
 
 def selftest_suites(root):

@@ -419,9 +419,9 @@ def jobs(args):
                   (args.mcount_build, smp, False, 'mcount-', suites, False,
                    extra))
                  for smp in SELFTEST_SMP]
-    if args.static_build:   # one boot: on 4 CPUs, what SMP can break
-        work.append(('selftest[static-smp4]', run_selftests,
-                     (args.static_build, 4, False, 'static-',
+    if args.static_build:   # one boot, on 1 CPU: every call is traced
+        work.append(('selftest[static-smp1]', run_selftests,
+                     (args.static_build, 1, False, 'static-',
                       suites or STATIC_SUITES, False, extra)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
@@ -462,7 +462,7 @@ def main():
                         help='also run the selftests of this -pg build')
     parser.add_argument('--static-build', metavar='DIR',
                         help='also run the selftests of this FTRACE=static '
-                        'build, on 4 CPUs')
+                        'build, on 1 CPU')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the jobs whose label matches, e.g. '
                         '"selftest\\[smp4\\]" or "console/test_shell"')
