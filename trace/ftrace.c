@@ -523,17 +523,6 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* An ops with a callback of its own: not fgraph's, which is a stub. */
-static bool ops_list_has_callback(void)
-{
-	struct ftrace_ops *op;
-
-	for (op = ftrace_ops_list; op != &ftrace_list_end; op = op->next)
-		if (!(op->flags & FTRACE_OPS_FL_STUB))
-			return true;
-	return false;
-}
-
 /*
  * FTRACE=static: _mcount calls ftrace_trace_function from every
  * function, the moment it is stored. No site says which ops wants the
@@ -542,15 +531,18 @@ static bool ops_list_has_callback(void)
  */
 static void update_ftrace_function(void)
 {
-	struct ftrace_ops *first = ftrace_ops_list;
+	struct ftrace_ops *first = ftrace_ops_list, *op;
 	ftrace_func_t func;
 
 	set_function_trace_op = first;
 	if (!ftrace_enabled || first == &ftrace_list_end) {
 		func = ftrace_stub;
 	} else if (!DYNAMIC_FTRACE) {
-		func = ops_list_has_callback() ? ftrace_ops_list_func :
-						 ftrace_stub;
+		/* Only fgraph's ops (a stub): nothing for _mcount to call. */
+		func = ftrace_stub;
+		for (op = first; op != &ftrace_list_end; op = op->next)
+			if (!(op->flags & FTRACE_OPS_FL_STUB))
+				func = ftrace_ops_list_func;
 		set_function_trace_op = &ftrace_list_end;
 	} else if (first->next == &ftrace_list_end) {
 		func = first->func;
