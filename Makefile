@@ -26,6 +26,9 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 # FTRACE=patchable: -fpatchable-function-entry sites (the default)
 # FTRACE=mcount:    classic -pg, `call _mcount` after the prologue
+# FTRACE=static:    -pg without dynamic ftrace: every call of _mcount
+#                   stays, and _mcount tests what to call (Linux
+#                   without CONFIG_DYNAMIC_FTRACE; nothing is patched)
 # FTRACE=none:      no instrumentation at all (the baseline for `make bench`)
 FTRACE	?= patchable
 ifeq ($(FTRACE),patchable)
@@ -64,7 +67,7 @@ LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
 # literal, as Linux's DYNAMIC_FTRACE_WITH_CALL_OPS (asm/ftrace.h).
 ifeq ($(FTRACE),patchable)
 TRACE_FLAGS := -fpatchable-function-entry=6,4 -falign-functions=8
-else ifeq ($(FTRACE),mcount)
+else ifneq ($(filter mcount static,$(FTRACE)),)
 TRACE_FLAGS := -pg
 else
 TRACE_FLAGS :=
@@ -74,10 +77,15 @@ SRCS_C	:= $(wildcard arch/riscv/kernel/*.c arch/riscv/mm/*.c kernel/*.c \
 	   kernel/drivers/*.c kernel/fs/*.c kernel/shell/*.c kernel/demo/*.c trace/*.c lib/*.c)
 SRCS_S	:= $(wildcard arch/riscv/kernel/*.S)
 # One trampoline family per build mode: -pg's calling convention in
-# mcount-pg.S, the patchable sites' in mcount-dyn.S (as Kbuild picks
-# objects by CONFIG_); what both share is in mcount.S.
-OTHER_TRAMPOLINES := $(if $(filter mcount,$(FTRACE)),mcount-dyn,mcount-pg)
+# mcount-pg.S (mcount and static), the patchable sites' in mcount-dyn.S
+# (as Kbuild picks objects by CONFIG_); what both share is in mcount.S.
+# The static build has no site to patch: no arch/riscv/kernel/ftrace.c
+# (Linux builds its patching part only with CONFIG_DYNAMIC_FTRACE).
+OTHER_TRAMPOLINES := $(if $(filter mcount static,$(FTRACE)),mcount-dyn,mcount-pg)
 SRCS_S	:= $(filter-out arch/riscv/kernel/$(OTHER_TRAMPOLINES).S,$(SRCS_S))
+ifeq ($(FTRACE),static)
+SRCS_C	:= $(filter-out arch/riscv/kernel/ftrace.c,$(SRCS_C))
+endif
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
 
 # The sources are a wildcard, so a removed one leaves no newer object to
@@ -139,8 +147,9 @@ CFLAGS_trace/ring_buffer_write.o := -fomit-frame-pointer -ffixed-s0 \
 
 # -pg leaves no table of its sites: scripts/recordmcount.py adds one to
 # each traced object (its __mcount_loc section), and checks the linked
-# kernel: one record per function that calls _mcount, nothing else.
-ifeq ($(FTRACE),mcount)
+# kernel: one record per function that calls _mcount, nothing else. The
+# static build patches none, but its filters name sites by them.
+ifneq ($(filter mcount static,$(FTRACE)),)
 RECORDMCOUNT := scripts/recordmcount.py
 record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
@@ -335,6 +344,7 @@ fuzz-bins: $(FUZZ_BINS)
 	@:
 
 # The -pg build's selftests run too: the same core on the other sites;
+# the static build's once, on 1 CPU (the same core, nothing patched);
 # and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
 # commit), each a test that passes when the suite kills it.
 MUTATE_SEED ?=
@@ -342,9 +352,11 @@ test: deps $(B)/kernel.elf $(HOST_BINS) $(GC)/kernel.removed \
       $(GC)/probe.removed
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
 	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
+	$(Q)$(MAKE) --no-print-directory FTRACE=static all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
 		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS) \
-		--mcount-build build/mcount --mutants=$(MUTATE_SEED)
+		--mcount-build build/mcount --static-build build/static \
+		--mutants=$(MUTATE_SEED)
 
 # Every mutant (MUTANTS=a,b: only those), MUTATE_JOBS at a time, each
 # in its own copy of the tree under build/mutate/.
@@ -359,14 +371,17 @@ fuzz: deps
 			--seconds $(FUZZ_SECONDS) $(FUZZ_BINS))
 
 # Instruction counts under -icount: this build, the uninstrumented
-# baseline and the -pg build, each booted with -smp 1; then README's
+# baseline, the -pg build and the static one (static -> -pg -> patchable:
+# each step of the climb measured), each booted with -smp 1; then README's
 # figures are rewritten from them (docs/bench.json keeps the copy that
 # tests/host/test_bench_readme.py checks README against).
 bench: deps
 	$(MAKE) FTRACE=patchable all
 	$(MAKE) FTRACE=none all
 	$(MAKE) FTRACE=mcount all
-	$(PYTHON) scripts/bench.py build/bench.json build build/none build/mcount
+	$(MAKE) FTRACE=static all
+	$(PYTHON) scripts/bench.py build/bench.json build build/none \
+		build/mcount build/static
 	cp build/bench.json docs/bench.json
 	$(PYTHON) scripts/bench.py --readme docs/bench.json README.md
 
@@ -442,7 +457,7 @@ help:
 	@echo "  grade-check    each lab's stub and mutants must lose points (LABS=a,b)"
 	@echo "  deps           check or install the toolchain, QEMU, OpenSBI"
 	@echo "  clean          remove build/"
-	@echo "Variables: FTRACE=patchable|mcount|none SMP=N MEM=SIZE APPEND=..."
+	@echo "Variables: FTRACE=patchable|mcount|static|none SMP=N MEM=SIZE APPEND=..."
 	@echo "           MUTATE_SEED=N (make test's 5 mutants) MUTATE_JOBS=N"
 
 clean:

@@ -127,6 +127,8 @@ int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 unsigned long ftrace_nr_records(void);
 /* Why a selftest that needs call sites skips in an FTRACE=none kernel. */
 #define FTRACE_SKIP_NO_SITES	"FTRACE=none: the kernel has no call sites"
+/* Why a selftest of site patching skips in an FTRACE=static kernel. */
+#define FTRACE_SKIP_STATIC	"FTRACE=static: nothing is patched"
 unsigned long ftrace_nr_pages(void);
 unsigned long ftrace_update_time_insns(void);
 u64 ftrace_take_longest_stop_insns(void);

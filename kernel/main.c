@@ -13,13 +13,15 @@
 #include "virtio.h"
 #include "init.h"
 #include "asm/csr.h"
+#include "asm/ftrace.h"
 
 u64 boot_instret;	/* instructions retired when the prompt first shows */
 u64 kernel_start_instret;	/* and at _start, head.S's first instruction */
 
 static void banner(void)
 {
-	printk(KERN_NOTICE "rvftrace: RISC-V kernel with dynamic ftrace\n");
+	printk(KERN_NOTICE "rvftrace: RISC-V kernel with %s ftrace\n",
+	       DYNAMIC_FTRACE ? "dynamic" : "static");
 	printk("rvftrace: hart %lu boots, %d hart(s), %llu MiB RAM at %#llx, "
 	       "timebase %u Hz\n", this_cpu()->hartid, boot_info.nr_harts,
 	       boot_info.mem_size >> 20, boot_info.mem_base,

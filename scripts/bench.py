@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench.py: the figures of `make bench`, and README's copy of them.
 
-usage: bench.py OUT.json BUILD_PATCHABLE BUILD_NONE [BUILD_MCOUNT]
+usage: bench.py OUT.json BUILD_PATCHABLE BUILD_NONE [BUILD_MCOUNT
+                                                    [BUILD_STATIC]]
        bench.py --readme FIGURES.json README.md
 
 The first form boots each build under `qemu -icount shift=0,sleep=off
@@ -9,8 +10,9 @@ The first form boots each build under `qemu -icount shift=0,sleep=off
 reads, types `bench` at the shell, and gathers what it prints into a
 table and OUT.json. Every figure is a count of instructions or bytes,
 the same on every run. The FTRACE=none build is the baseline for the
-cost of a disabled site; the mcount build is measured too when it
-exists. The two patch modes (stop_machine, live) are compared on 1 and
+cost of a disabled site; the mcount build, and the static one (-pg
+without dynamic ftrace), are measured too when given: their keys
+start mcount_ and static_. The two patch modes (stop_machine, live) are compared on 1 and
 on 4 harts, both under -icount: their keys start smp1_ and smp4_.
 
 The second rewrites the figures in README.md, between the BEGIN and
@@ -106,6 +108,16 @@ OTHER_ROWS = [
      '`-pg` build: function tracer, per traced call'),
     ('mcount_graph_insns_per_call',
      '`-pg` build: function_graph, entry + return'),
+    ('static_loop_insns_per_call', 'static build: the untraced loop'),
+    ('static_disabled_insns_per_entry',
+     'static build: extra instructions per entry, tracing off (the call '
+     'of `_mcount` and its tests)'),
+    ('static_stub_insns_per_call',
+     'static build: empty callback, per call'),
+    ('static_function_insns_per_call',
+     'static build: function tracer, 1-function filter, per traced call'),
+    ('static_graph_insns_per_call',
+     'static build: function_graph, entry + return'),
 ]
 
 
@@ -133,18 +145,19 @@ def measure(build, smp=1, icount=True, command='bench'):
     return values
 
 
-def combine(patchable, none, mcount):
-    """The keys of bench.json: this build's figures, plus derived ones."""
+def combine(patchable, none, others):
+    """The keys of bench.json: this build's figures, plus derived ones
+    and those of the other builds ({prefix: figures}), prefixed."""
     out = dict(patchable)
     out['disabled_insns_per_entry'] = round(
         patchable['loop_insns_per_call'] - none['loop_insns_per_call'], 2)
-    if mcount:
+    for prefix, build in others.items():
         for key in ('loop_insns_per_call', 'stub_insns_per_call',
                     'function_insns_per_call', 'graph_insns_per_call'):
-            if key in mcount:
-                out['mcount_' + key] = mcount[key]
-        out['mcount_disabled_insns_per_entry'] = round(
-            mcount['loop_insns_per_call'] - none['loop_insns_per_call'], 2)
+            if key in build:
+                out[prefix + key] = build[key]
+        out[prefix + 'disabled_insns_per_entry'] = round(
+            build['loop_insns_per_call'] - none['loop_insns_per_call'], 2)
     return out
 
 
@@ -238,13 +251,13 @@ def main(argv):
         with open(argv[3], 'w') as f:
             f.write(rewrite_readme(text, values))
         return 0
-    if len(argv) not in (4, 5):
+    if len(argv) not in (4, 5, 6):
         sys.exit(__doc__)
     out_path, patchable, none = argv[1:4]
-    mcount = argv[4] if len(argv) > 4 else None
+    others = dict(zip(('mcount_', 'static_'), argv[4:]))
     smp1 = measure(patchable)
     values = combine(smp1, measure(none),
-                     measure(mcount) if mcount else None)
+                     {p: measure(b) for p, b in others.items()})
     values = {k: v for k, v in values.items() if not k.startswith(MODES)}
     values.update(mode_keys(smp1, 'smp1_'))
     values.update(mode_keys(measure(patchable, smp=4), 'smp4_'))

@@ -1,19 +1,19 @@
 #!/bin/bash
 # deps.sh: check for what `make run` and `make test` need (the RISC-V
 # cross compiler, QEMU with its OpenSBI firmware, Python 3, a host C
-# compiler), and for what they want: clang with its sanitizer and
-# libFuzzer runtimes, for the sanitized host tests and the fuzz targets;
-# Debian's trace-cmd and KernelShark, which read the guest's trace.dat
-# (make record; the test takes KernelShark's picture under Xvfb with
-# ImageMagick's import).
+# compiler, gdb-multiarch for `make debug` and the backtrace test), and
+# for what they want: clang with its sanitizer and libFuzzer runtimes,
+# for the sanitized host tests and the fuzz targets; Debian's trace-cmd
+# and KernelShark, which read the guest's trace.dat (make record; the
+# test takes KernelShark's picture under Xvfb with ImageMagick's import).
 # As root, install whatever is missing with apt-get (Debian 12).
 # Otherwise print the command that would, and fail if something needed
 # is missing; without clang alone, say that those tests will be skipped.
 set -euo pipefail
 
 PACKAGES="gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf \
-qemu-system-misc opensbi python3 gcc make clang libclang-rt-14-dev \
-trace-cmd kernelshark xvfb imagemagick"
+qemu-system-misc opensbi python3 gcc make gdb-multiarch clang \
+libclang-rt-14-dev trace-cmd kernelshark xvfb imagemagick"
 # What QEMU's `-bios default` loads for -machine virt.
 FIRMWARE=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
 CLANG=${CLANG:-clang}
@@ -23,7 +23,8 @@ missing() {
 	local tool
 
 	for tool in "${CROSS:-riscv64-unknown-elf-}gcc" \
-		    "${QEMU:-qemu-system-riscv64}" "${HOSTCC:-cc}" python3 make
+		    "${QEMU:-qemu-system-riscv64}" "${HOSTCC:-cc}" python3 make \
+		    gdb-multiarch
 	do
 		command -v "$tool" >/dev/null 2>&1 || echo "$tool"
 	done

@@ -91,8 +91,8 @@ class Test:
         """The kernel builds (FTRACE modes) this test runs on: made
         before it (make[...] tests build for themselves)."""
         if self.kind == 'selftest':
-            return {'mcount' if self.get('tag').startswith('mcount-')
-                    else 'patchable'}
+            mode = self.get('tag').partition('-')[0]
+            return {mode if mode in ('mcount', 'static') else 'patchable'}
         if self.kind in ('console', 'boot'):
             return {'patchable'}
         return set()
@@ -110,7 +110,7 @@ def parse_test(spec):
 
 # The selftest boots tests/run_all.py has, by label.
 SELFTEST_TAGS = {'smp1', 'smp4', 'smp1-icount', 'smp4-live', 'mcount-smp1',
-                 'mcount-smp4'}
+                 'mcount-smp4', 'static-smp1'}
 
 
 def selftest_suites(root):
@@ -421,7 +421,7 @@ def host_binary(test):
 
 def build(root, builds, tests, jobs):
     """Build what the tests need; None, or why it failed."""
-    goals = [['all'] + (['FTRACE=mcount'] if b == 'mcount' else [])
+    goals = [['all'] + ([f'FTRACE={b}'] if b != 'patchable' else [])
              for b in sorted(builds)]
     hosts = sorted({host_binary(t) for t in tests
                     if t.kind == 'host' and host_binary(t)})
@@ -451,6 +451,8 @@ def run_all_command(test):
         label = f'selftest[{test.get("tag")}]'
         if test.get('tag').startswith('mcount-'):
             cmd += ['--mcount-build', 'build/mcount']
+        if test.get('tag').startswith('static-'):
+            cmd += ['--static-build', 'build/static']
         if test.get('suites'):
             cmd += ['--suites', test.get('suites')]
     elif test.kind == 'console':

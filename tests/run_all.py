@@ -45,6 +45,9 @@ import harness  # noqa: E402  (found through the paths set just above)
 import run_fuzz  # noqa: E402
 
 SELFTEST_SMP = (1, 4)
+# The static build's suites: those of the tracer, whose core it runs
+# otherwise than the other builds (the rest is the same code in each).
+STATIC_SUITES = 'ftrace,fgraph,function_tracer,function_graph,events'
 CONSOLE_SMP = (1, 4)
 SELFTEST_TIMEOUT = 600         # a loaded 2-core host can take minutes
 HOST_TIMEOUT = 120
@@ -416,6 +419,10 @@ def jobs(args):
                   (args.mcount_build, smp, False, 'mcount-', suites, False,
                    extra))
                  for smp in SELFTEST_SMP]
+    if args.static_build:   # one boot, on 1 CPU: every call is traced
+        work.append(('selftest[static-smp1]', run_selftests,
+                     (args.static_build, 1, False, 'static-',
+                      suites or STATIC_SUITES, False, extra)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
@@ -453,6 +460,9 @@ def main():
     parser.add_argument('--fuzz-runs', type=int, default=50000)
     parser.add_argument('--mcount-build', metavar='DIR',
                         help='also run the selftests of this -pg build')
+    parser.add_argument('--static-build', metavar='DIR',
+                        help='also run the selftests of this FTRACE=static '
+                        'build, on 1 CPU')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the jobs whose label matches, e.g. '
                         '"selftest\\[smp4\\]" or "console/test_shell"')

@@ -140,7 +140,7 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 	return 0;
 }
 
-static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
 {
 	return 0;
 }
@@ -149,8 +149,13 @@ static int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
  * What every hooked entry calls. Another ops' sites call the
  * trampoline too, and so ftrace_graph_call: while one is enabled, the
  * entry must check graph_ops' own filter and notrace hashes first.
+ * FTRACE=static's _mcount reads it, and ftrace_graph_return, at every
+ * call (mcount-pg.S): the graph is on once either is no stub.
  */
-static trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+#if !DYNAMIC_FTRACE
+void *ftrace_graph_return = ftrace_stub;
+#endif
 
 static int ftrace_graph_entry_test(struct ftrace_graph_ent *trace)
 {
@@ -167,6 +172,7 @@ static int ftrace_graph_entry_test(struct ftrace_graph_ent *trace)
  * so no hooked entry ever sees a site of another ops with the fast
  * path still in place.
  */
+#if DYNAMIC_FTRACE
 void update_function_graph_func(void)
 {
 	struct ftrace_ops *op;
@@ -182,6 +188,24 @@ void update_function_graph_func(void)
 	else
 		ftrace_graph_entry = ftrace_graph_entry_test;
 }
+#else
+/*
+ * FTRACE=static: every function reaches the graph entry once the hooks
+ * are set, so the entry always checks graph_ops' hashes; _mcount sees
+ * the hooks change at once (Linux sets them in register_ftrace_graph).
+ * Unregistering clears ftrace_graph_active first, and so the hooks.
+ */
+void update_function_graph_func(void)
+{
+	struct fgraph_ops *gops = ftrace_graph_active ? graph_ops_current :
+							 NULL;
+
+	WRITE_ONCE(ftrace_graph_entry, gops ? ftrace_graph_entry_test :
+					      ftrace_graph_entry_stub);
+	WRITE_ONCE(ftrace_graph_return, gops ? (void *)gops->retfunc :
+					       (void *)ftrace_stub);
+}
+#endif
 
 static __always_inline int function_graph_enter(struct task *t,
 						unsigned long ret,

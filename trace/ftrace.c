@@ -181,11 +181,14 @@ static void ftrace_init(void)
 	u64 start = rdinstret();
 
 	ftrace_process_locs();
-	if (ftrace_dyn_arch_init())
-		panic("ftrace: trampolines do not hold what they should");
-	mutex_lock(&text_mutex);
-	ftrace_update_code();
-	mutex_unlock(&text_mutex);
+	if (DYNAMIC_FTRACE) {
+		if (ftrace_dyn_arch_init())
+			panic("ftrace: trampolines do not hold what they "
+			      "should");
+		mutex_lock(&text_mutex);
+		ftrace_update_code();
+		mutex_unlock(&text_mutex);
+	}
 	init_insns = rdinstret() - start;
 	printk("ftrace: allocating %lu entries in %lu pages\n", nr_records,
 	       nr_pages);
@@ -545,14 +548,27 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/*
+ * FTRACE=static: _mcount calls ftrace_trace_function from every
+ * function, the moment it is stored. No site says which ops wants the
+ * call, so every ops' hashes are asked at each, in ftrace_ops_list_func
+ * (Linux without CONFIG_DYNAMIC_FTRACE has no hashes to ask).
+ */
 static void update_ftrace_function(void)
 {
-	struct ftrace_ops *first = ftrace_ops_list;
+	struct ftrace_ops *first = ftrace_ops_list, *op;
 	ftrace_func_t func;
 
 	set_function_trace_op = first;
 	if (!ftrace_enabled || first == &ftrace_list_end) {
 		func = ftrace_stub;
+	} else if (!DYNAMIC_FTRACE) {
+		/* Only fgraph's ops (a stub): nothing for _mcount to call. */
+		func = ftrace_stub;
+		for (op = first; op != &ftrace_list_end; op = op->next)
+			if (!(op->flags & FTRACE_OPS_FL_STUB))
+				func = ftrace_ops_list_func;
+		set_function_trace_op = &ftrace_list_end;
 	} else if (first->next == &ftrace_list_end) {
 		func = first->func;
 	} else {
@@ -693,6 +709,14 @@ static noinline void ftrace_modify_all_code(struct ftrace_update *u)
 	bool update = u->command & FTRACE_UPDATE_TRACE_FUNC;
 
 	update_function_graph_func();
+	if (!DYNAMIC_FTRACE) {
+		/* Only the hashes: ftrace_trace_function is read as is. */
+		if (u->swap.dst)
+			WRITE_ONCE(*u->swap.dst, u->swap.hash);
+		if (update)
+			WRITE_ONCE(saved_ftrace_func, ftrace_trace_function);
+		return;
+	}
 	if (update) {
 		/*
 		 * What ftrace_call calls from here on, for the sites that
@@ -763,7 +787,8 @@ static void ftrace_run_update_code(struct ftrace_update *u)
 		ftrace_modify_all_code(u);
 	else
 		ftrace_stop_machine_update(u);
-	ftrace_arch_code_modify_post_process();
+	if (DYNAMIC_FTRACE)
+		ftrace_arch_code_modify_post_process();
 	mutex_unlock(&text_mutex);
 	if (live)
 		synchronize_rcu();

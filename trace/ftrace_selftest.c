@@ -113,6 +113,19 @@ static u32 site_insn(unsigned long ip)
 	return riscv_insn_read(ip);
 }
 
+/*
+ * What a site holds while no ops wants it: a nop, or in FTRACE=static
+ * the compiler's call of _mcount, which nothing ever patches.
+ */
+static u32 site_off_insn(unsigned long ip)
+{
+	u32 insn = RISCV_INSN_NOP;
+
+	if (!DYNAMIC_FTRACE)
+		riscv_insn_jal(ip, MCOUNT_ADDR, FTRACE_SITE_LINK_REG, &insn);
+	return insn;
+}
+
 static unsigned long rec_count(unsigned long ip)
 {
 	return ftrace_rec_count(ftrace_lookup_ip(ip));
@@ -148,6 +161,8 @@ static void sites_match_records(struct kunit *t)
 {
 	int bad = 0;
 
+	if (!DYNAMIC_FTRACE)
+		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	KUNIT_EXPECT_TRUE(t, ftrace_nr_records() > 20);
@@ -155,7 +170,7 @@ static void sites_match_records(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, bad, 0);
 	KUNIT_EXPECT_TRUE(t, ftrace_lookup_ip(T1) != NULL);
 	if (!rec_count(T1))
-		KUNIT_EXPECT_EQ(t, site_insn(T1), RISCV_INSN_NOP);
+		KUNIT_EXPECT_EQ(t, site_insn(T1), site_off_insn(T1));
 	KUNIT_EXPECT_EQ(t, ftrace_location(T1), T1);
 	KUNIT_EXPECT_EQ(t, ftrace_location(T1 + 2), T1);
 	KUNIT_EXPECT_EQ(t, ftrace_location((unsigned long)kallsyms_lookup), 0);
@@ -167,6 +182,8 @@ static void bad_site_is_refused(struct kunit *t)
 	struct dyn_ftrace fake = { .ip = (unsigned long)kallsyms_lookup };
 	u32 before = site_insn(fake.ip);
 
+	if (!DYNAMIC_FTRACE)
+		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
 	mutex_lock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, ftrace_init_nop(&fake), -EINVAL);
 	KUNIT_EXPECT_EQ(t, ftrace_make_call(&fake,
@@ -207,6 +224,8 @@ static void make_call_and_nop(struct kunit *t)
 	struct dyn_ftrace *rec = ftrace_lookup_ip(T3);
 	bool in_use;
 
+	if (!DYNAMIC_FTRACE)
+		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
 	if (!rec)
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	mutex_lock(&ftrace_lock);
@@ -268,6 +287,8 @@ static void modify_all_code_order(struct kunit *t)
 	struct counting_ops c;
 	int site;
 
+	if (!DYNAMIC_FTRACE)
+		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	SKIP_UNLESS_ALONE(t);
@@ -311,6 +332,8 @@ static void filter_change_restores_ftrace_call(struct kunit *t)
 {
 	struct counting_ops c;
 
+	if (!DYNAMIC_FTRACE)
+		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
 	SKIP_UNLESS_ALONE(t);
@@ -370,14 +393,16 @@ static void single_ops_filter(struct kunit *t)
 	counting_init(&c, "ftrace_test_target1");
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
 	KUNIT_EXPECT_TRUE(t, riscv_insn_is_jal(site_insn(T1)));
-	KUNIT_EXPECT_EQ(t, site_insn(T2), RISCV_INSN_NOP);
-	KUNIT_EXPECT_TRUE(t, ftrace_trace_function == count_call);
+	KUNIT_EXPECT_EQ(t, site_insn(T2), site_off_insn(T2));
+	/* Static: no site says which ops wants it, the list function does. */
+	KUNIT_EXPECT_TRUE(t, ftrace_trace_function ==
+			  (DYNAMIC_FTRACE ? count_call : ftrace_ops_list_func));
 	call_targets(100);
 	counting_done(&c);
 	KUNIT_EXPECT_EQ(t, c.hits[0], 100);
 	KUNIT_EXPECT_EQ(t, c.hits[1] + c.hits[2] + c.other, 0);
 	KUNIT_EXPECT_EQ(t, c.parent_bad, 0);
-	KUNIT_EXPECT_EQ(t, site_insn(T1), RISCV_INSN_NOP);
+	KUNIT_EXPECT_EQ(t, site_insn(T1), site_off_insn(T1));
 	KUNIT_EXPECT_EQ(t, ftrace_rec_count(ftrace_lookup_ip(T1)), 0);
 }
 
@@ -502,7 +527,7 @@ static void notrace_wins(struct kunit *t)
 	register_ftrace_function(&c.ops);
 	KUNIT_EXPECT_EQ(t, rec_count(T2), t2);
 	if (!t2)
-		KUNIT_EXPECT_EQ(t, site_insn(T2), RISCV_INSN_NOP);
+		KUNIT_EXPECT_EQ(t, site_insn(T2), site_off_insn(T2));
 	call_targets(10);
 	counting_done(&c);
 	KUNIT_EXPECT_EQ(t, c.hits[0], 10);
@@ -1092,7 +1117,7 @@ static void permanent_vs_ftrace_enabled(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), -EBUSY);
 	c.ops.flags &= ~FTRACE_OPS_FL_PERMANENT;
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(&c.ops), 0);
-	KUNIT_EXPECT_EQ(t, site_insn(T1), RISCV_INSN_NOP);
+	KUNIT_EXPECT_EQ(t, site_insn(T1), site_off_insn(T1));
 	call_targets(3);
 	KUNIT_EXPECT_EQ(t, c.hits[0], 0);
 	KUNIT_EXPECT_EQ(t, ftrace_enable_sysctl(1), 0);

@@ -21,6 +21,7 @@
 #include "printf.h"
 #include "tracepoint.h"
 
+#if DYNAMIC_FTRACE
 static const struct {
 	const char *name;
 	char *addr;
@@ -32,6 +33,32 @@ static const struct {
 	{ "ftrace_graph_regs_call", ftrace_graph_regs_call },
 #endif
 };
+
+static void show_insn(struct shell_out *out, unsigned long ip);
+
+/* ftrace_call and the others: the calls the patcher rewrites. */
+static bool show_trampoline_slot(struct shell_out *out, const char *name)
+{
+	unsigned long addr;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(trampoline_slots); i++) {
+		if (strcmp(name, trampoline_slots[i].name))
+			continue;
+		addr = (unsigned long)trampoline_slots[i].addr;
+		sh_printf(out, "%s: %#lx (%pS)\n", name, addr, (void *)addr);
+		show_insn(out, addr);
+		return true;
+	}
+	return false;
+}
+#else
+/* FTRACE=static has no slot to patch: _mcount reads what to call. */
+static bool show_trampoline_slot(struct shell_out *out, const char *name)
+{
+	return false;
+}
+#endif
 
 /* One instruction: its bytes, its text, and where a jal goes. */
 static void show_insn(struct shell_out *out, unsigned long ip)
@@ -131,21 +158,14 @@ static int cmd_patchsite(struct shell_out *out, int argc, char **argv)
 {
 	struct tracepoint *tp;
 	unsigned long addr;
-	size_t i;
 
 	if (argc != 2) {
 		sh_err("usage: patchsite FUNCTION | TRACEPOINT | ftrace_call | "
 		       "ftrace_graph_call\n");
 		return 2;
 	}
-	for (i = 0; i < ARRAY_SIZE(trampoline_slots); i++) {
-		if (strcmp(argv[1], trampoline_slots[i].name))
-			continue;
-		addr = (unsigned long)trampoline_slots[i].addr;
-		sh_printf(out, "%s: %#lx (%pS)\n", argv[1], addr, (void *)addr);
-		show_insn(out, addr);
+	if (show_trampoline_slot(out, argv[1]))
 		return 0;
-	}
 	tp = tracepoint_find(argv[1]);
 	if (tp) {
 		show_tracepoint(out, tp);

@@ -34,7 +34,7 @@ static const struct ftrace_tramp tramps[] = {
 /* What a site holds straight from the compiler (and the linker). */
 static int site_initial_insn(unsigned long ip, u32 *insn)
 {
-#ifdef FTRACE_MODE_mcount
+#ifdef FTRACE_PG_SITES
 	return riscv_insn_jal(ip, MCOUNT_ADDR, FTRACE_SITE_LINK_REG, insn);
 #else
 	*insn = RISCV_INSN_C_NOP | RISCV_INSN_C_NOP << 16;

@@ -33,6 +33,8 @@
 #include "asm/ftrace.h"
 
 	.section .text.ftrace, "ax"
+	/* gdb reads .debug_frame; the link discards .eh_frame */
+	.cfi_sections .debug_frame
 	/*
 	 * No compressed instructions: every patchable slot (ftrace_call,
 	 * ftrace_graph_call, ...) must be one 4-byte, 4-aligned instruction.
@@ -77,6 +79,13 @@
 	.balign 4
 ftrace_caller:
 	/*
+	 * Call frame information, for debuggers (gdb's `bt`): this frame
+	 * returns through t0 into the traced function, whose prologue has
+	 * not run, so its caller's return address is still in ra.
+	 */
+	.cfi_startproc
+	.cfi_return_column t0
+	/*
 	 * The site's ops, from its literal (asm/ftrace.h): one load. A
 	 * site that only this ops wants runs its fast path (ftrace_fast.S),
 	 * with t1 = the ops, however many other ops are registered.
@@ -90,8 +99,12 @@ ftrace_caller:
 	.globl ftrace_caller_full
 ftrace_caller_full:
 	addi	sp, sp, -FTRACE_FRAME_SIZE
+	.cfi_def_cfa_offset FTRACE_FRAME_SIZE
 	SAVE_ARGS FTRACE_FRAME_ARGS
 	SAVE_FRAME_RECORDS
+	.cfi_rel_offset s0, FTRACE_FRAME_S0
+	.cfi_rel_offset ra, FTRACE_FRAME_RA
+	.cfi_rel_offset t0, FTRACE_FRAME_T0
 	PREEMPT_DISABLE
 	addi	a0, t0, -MCOUNT_INSN_SIZE	/* ip: the site */
 	mv	a1, ra				/* parent_ip */
@@ -115,7 +128,12 @@ ftrace_caller_full:
 	ld	t0, FTRACE_FRAME_T0(sp)
 	ld	s0, FTRACE_FRAME_S0(sp)
 	addi	sp, sp, FTRACE_FRAME_SIZE
+	.cfi_def_cfa_offset 0
+	.cfi_restore s0
+	.cfi_restore ra
+	.cfi_restore t0
 	jr	t0
+	.cfi_endproc
 
 /*
  * ftrace_regs_caller: the same, with every register in a pt_regs at

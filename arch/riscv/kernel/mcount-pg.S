@@ -1,8 +1,9 @@
 /*
- * mcount-pg.S: the trampolines of the -pg build (FTRACE=mcount): _mcount,
- * which every site calls until ftrace_init makes it a nop, ftrace_caller
- * for -pg's calling convention, and ftrace_graph_caller. No regs
- * variant, no fast paths. The patchable build's are in mcount-dyn.S;
+ * mcount-pg.S: the trampolines of the -pg builds (FTRACE=mcount and
+ * static): _mcount, which every site calls until ftrace_init makes it a
+ * nop (static: always, and it tests what to call), ftrace_caller for
+ * -pg's calling convention, and ftrace_graph_caller. No regs variant,
+ * no fast paths. The patchable build's are in mcount-dyn.S;
  * both share mcount.S. The two schemes side by side:
  *
  *                 patchable                     -pg (mcount)
@@ -52,9 +53,53 @@
 
 	.globl _mcount
 	.balign 4
+#if DYNAMIC_FTRACE
 /* What every site calls until ftrace_init turns it into a nop. */
 _mcount:
 	ret
+#else
+/*
+ * FTRACE=static: what every site calls at every call, as Linux's
+ * _mcount without CONFIG_DYNAMIC_FTRACE (arch/riscv/kernel/mcount.S):
+ * on to ftrace_caller if the function tracer's ftrace_trace_function
+ * is not ftrace_stub, or function_graph's ftrace_graph_return not
+ * ftrace_stub, or its ftrace_graph_entry not ftrace_graph_entry_stub;
+ * else back at once: 14 instructions when nothing is traced; with the
+ * site's 2 and the 6 the call makes GCC add around it,
+ *   bench: static_disabled_insns_per_entry 22
+ */
+_mcount:
+	lla	t0, ftrace_stub
+	ld	t1, ftrace_trace_function
+	bne	t1, t0, ftrace_caller
+	ld	t1, ftrace_graph_return
+	bne	t1, t0, ftrace_caller
+	ld	t1, ftrace_graph_entry
+	lla	t0, ftrace_graph_entry_stub
+	bne	t1, t0, ftrace_caller
+	ret
+
+/*
+ * ftrace_caller's two calls, in place of the dynamic build's patchable
+ * slots: ftrace_trace_function as it is now (ftrace_stub, if only the
+ * graph is on), then ftrace_graph_caller if the graph hooks are set,
+ * tested again since the function may have changed them meanwhile.
+ */
+	.macro FTRACE_STATIC_CALLS
+	ld	a2, function_trace_op
+	li	a3, 0
+	ld	t1, ftrace_trace_function
+	jalr	t1
+	lla	t0, ftrace_stub
+	ld	t1, ftrace_graph_return
+	bne	t1, t0, 1f
+	ld	t1, ftrace_graph_entry
+	lla	t0, ftrace_graph_entry_stub
+	beq	t1, t0, 2f
+1:	call	ftrace_graph_caller
+2:
+	.endm
+#endif
 
 	.globl ftrace_caller
 	.balign 4
@@ -66,7 +111,11 @@ ftrace_caller:
 	PREEMPT_DISABLE
 	mv	a1, a0				/* parent_ip */
 	addi	a0, ra, -MCOUNT_INSN_SIZE	/* ip: the site */
+#if DYNAMIC_FTRACE
 	FTRACE_CALL_SLOTS
+#else
+	FTRACE_STATIC_CALLS
+#endif
 	PREEMPT_ENABLE
 	ld	ra, FRAME_RECORD_RA(sp)
 	ld	s0, FRAME_RECORD_FP(sp)

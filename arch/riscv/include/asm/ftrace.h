@@ -61,10 +61,29 @@
 #include "asm/ptrace.h"
 #include "asm/asm.h"
 
+/*
+ * FTRACE=static (-pg again): Linux without CONFIG_DYNAMIC_FTRACE. Every
+ * site keeps its `jal ra, _mcount`, which runs at every call, and
+ * _mcount (mcount-pg.S) tests ftrace_trace_function and the graph hooks
+ * itself. Nothing is patched: no site, no trampoline slot.
+ *
+ *   always:     mv a0, ra;  jal ra, _mcount          2 insns, and
+ *                                                    _mcount's tests
+ */
+#ifdef FTRACE_MODE_static
+#define DYNAMIC_FTRACE		0	/* Linux's CONFIG_DYNAMIC_FTRACE */
+#else
+#define DYNAMIC_FTRACE		1
+#endif
+/* Both -pg builds: a site is the call of _mcount after the prologue. */
+#if defined(FTRACE_MODE_mcount) || defined(FTRACE_MODE_static)
+#define FTRACE_PG_SITES
+#endif
+
 #define MCOUNT_INSN_SIZE	4
 /* The most stores a live change of one word takes (ftrace.c: live_path). */
 #define FTRACE_LIVE_PATH_MAX	3
-#ifdef FTRACE_MODE_mcount
+#ifdef FTRACE_PG_SITES
 /* ftrace_caller's frame (mcount-pg.S): one frame record. */
 #define FTRACE_FRAME_SIZE	16
 #define FTRACE_LIVE_PATCHING	0
@@ -125,7 +144,7 @@ extern void return_to_handler(void);
 #define MCOUNT_ADDR	((unsigned long)_mcount)
 #define FTRACE_ADDR	((unsigned long)ftrace_caller)
 
-#ifdef FTRACE_MODE_mcount
+#ifdef FTRACE_PG_SITES
 /* The site links through ra, as GCC's call of _mcount did. */
 #define FTRACE_SITE_LINK_REG	RV_REG_RA
 #else
@@ -202,7 +221,7 @@ static inline bool in_ftrace_trampoline(unsigned long pc)
  * are in ftrace_caller's frame; a -pg site runs after it, so they are
  * the traced function's s0 and what its prologue saved below that.
  */
-#ifdef FTRACE_MODE_mcount
+#ifdef FTRACE_PG_SITES
 static inline unsigned long ftrace_traced_entry_sp(unsigned long record_fp)
 {
 	return ((unsigned long *)record_fp)[-2];
