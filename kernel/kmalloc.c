@@ -9,6 +9,7 @@
 #include "spinlock.h"
 #include "printk.h"
 #include "fault_inject.h"
+#include "cache.h"
 
 #define MIN_SHIFT	5
 #define MAX_SHIFT	11
@@ -134,6 +135,35 @@ void kfree(const void *p)
 	free_list[h->shift - MIN_SHIFT] = (struct free_block *)h;
 	bytes_in_use -= 1UL << h->shift;
 	spin_unlock_irqrestore(&km_lock, flags);
+}
+
+/*
+ * A zeroed block that starts a cache line and fills whole lines
+ * (cache.h), for data one CPU writes and others read: kmalloc's block
+ * has a line to spare, and the word before the aligned block keeps
+ * kmalloc's pointer for kfree_cacheline.
+ */
+void *kzalloc_cacheline(size_t size)
+{
+	size_t bytes = ALIGN_UP(size, SMP_CACHE_BYTES);
+	char *raw, *p;
+
+	if (size > (1UL << 30))
+		return NULL;
+	raw = kmalloc(bytes + SMP_CACHE_BYTES);
+	if (!raw)
+		return NULL;
+	p = (char *)ALIGN_UP((unsigned long)raw + sizeof(void *),
+			     SMP_CACHE_BYTES);
+	((void **)p)[-1] = raw;
+	memset(p, 0, bytes);
+	return p;
+}
+
+void kfree_cacheline(const void *p)
+{
+	if (p)
+		kfree(((void *const *)p)[-1]);
 }
 
 size_t kmalloc_bytes_in_use(void)

@@ -1,11 +1,13 @@
 /*
  * kmalloc_test.c: selftests of kmalloc: each size class, large blocks
- * as page runs, zeroing, reuse, and the byte count returning to start.
+ * as page runs, zeroing, reuse, the byte count returning to start, and
+ * blocks on cache lines of their own.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "mm.h"
 #include "string.h"
+#include "cache.h"
 
 #define HDR	16	/* kmalloc's header before each block */
 
@@ -133,6 +135,44 @@ static void byte_count_returns_to_start(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, kmalloc_bytes_in_use(), before);
 }
 
+/*
+ * A cache-line block starts a line, is zeroed whatever kmalloc handed
+ * out before, and its lines are its own: kmalloc's neighbours end
+ * before it and start after it.
+ */
+static void cacheline_block_owns_its_lines(struct kunit *t)
+{
+	size_t before = kmalloc_bytes_in_use(), size;
+
+	for (size = 1; size <= 3000; size = size * 3 + 1) {
+		char *a = kmalloc(size), *p, *b;
+		size_t i, nonzero = 0;
+
+		if (a)
+			memset(a, 0xff, size);
+		kfree(a);
+		p = kzalloc_cacheline(size);
+		b = kmalloc(8);
+		KUNIT_EXPECT_TRUE(t, p != NULL && b != NULL);
+		if (!p || !b) {
+			kfree_cacheline(p);
+			kfree(b);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(t, (unsigned long)p % SMP_CACHE_BYTES, 0);
+		for (i = 0; i < ALIGN_UP(size, SMP_CACHE_BYTES); i++)
+			nonzero += p[i] != 0;
+		KUNIT_EXPECT_EQ(t, nonzero, 0);
+		KUNIT_EXPECT_TRUE(t, b + 8 <= p ||
+				  b >= p + ALIGN_UP(size, SMP_CACHE_BYTES));
+		kfree(b);
+		kfree_cacheline(p);
+	}
+	kfree_cacheline(NULL);		/* must be harmless */
+	KUNIT_EXPECT_TRUE(t, kzalloc_cacheline(1UL << 31) == NULL);
+	KUNIT_EXPECT_EQ(t, kmalloc_bytes_in_use(), before);
+}
+
 SELFTEST_SUITE(kmalloc,
 	KUNIT_CASE(every_size_class),
 	KUNIT_CASE(big_block_is_page_run),
@@ -140,4 +180,5 @@ SELFTEST_SUITE(kmalloc,
 	KUNIT_CASE(too_big_is_null),
 	KUNIT_CASE(kzalloc_zeroes),
 	KUNIT_CASE(freed_block_is_reused),
-	KUNIT_CASE(byte_count_returns_to_start));
+	KUNIT_CASE(byte_count_returns_to_start),
+	KUNIT_CASE(cacheline_block_owns_its_lines));

@@ -36,7 +36,7 @@
 
 /* the profiler's per-CPU stats and records (trace/ftrace_profile.c) */
 #define PSTAT_HASH		0
-#define PSTAT_SHIFT		5	/* 32 bytes each */
+#define PSTAT_SHIFT		6	/* a cache line each */
 #define PROFILE_HASH_SIZE	1024
 #define PROFILE_NEXT		0
 #define PROFILE_IP		8
