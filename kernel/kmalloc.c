@@ -138,32 +138,27 @@ void kfree(const void *p)
 }
 
 /*
- * A zeroed block that starts a cache line and fills whole lines
- * (cache.h), for data one CPU writes and others read: kmalloc's block
- * has a line to spare, and the word before the aligned block keeps
- * kmalloc's pointer for kfree_cacheline.
+ * Zeroed memory on cache lines no other block shares (cache.h), for
+ * data one CPU writes and others read: whole pages, so the lines are
+ * the block's own, and freeing gives the pages back (no size class
+ * keeps them). The caller passes the size again to free it.
  */
 void *kzalloc_cacheline(size_t size)
 {
-	size_t bytes = ALIGN_UP(size, SMP_CACHE_BYTES);
-	char *raw, *p;
+	void *p;
 
 	if (size > (1UL << 30))
 		return NULL;
-	raw = kmalloc(bytes + SMP_CACHE_BYTES);
-	if (!raw)
-		return NULL;
-	p = (char *)ALIGN_UP((unsigned long)raw + sizeof(void *),
-			     SMP_CACHE_BYTES);
-	((void **)p)[-1] = raw;
-	memset(p, 0, bytes);
+	p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
+	if (p)
+		memset(p, 0, ALIGN_UP(size, PAGE_SIZE));
 	return p;
 }
 
-void kfree_cacheline(const void *p)
+void kfree_cacheline(const void *p, size_t size)
 {
 	if (p)
-		kfree(((void *const *)p)[-1]);
+		free_pages((void *)p, ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
 }
 
 size_t kmalloc_bytes_in_use(void)

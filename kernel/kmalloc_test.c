@@ -136,41 +136,39 @@ static void byte_count_returns_to_start(struct kunit *t)
 }
 
 /*
- * A cache-line block starts a line, is zeroed whatever kmalloc handed
- * out before, and its lines are its own: kmalloc's neighbours end
- * before it and start after it.
+ * A cache-line block starts a line, is zeroed whatever was there
+ * before, no kmalloc block shares its lines, and freeing it gives its
+ * pages back.
  */
 static void cacheline_block_owns_its_lines(struct kunit *t)
 {
-	size_t before = kmalloc_bytes_in_use(), size;
+	unsigned long pages;
+	size_t size;
 
-	for (size = 1; size <= 3000; size = size * 3 + 1) {
-		char *a = kmalloc(size), *p, *b;
-		size_t i, nonzero = 0;
+	kfree(kmalloc(8));	/* its size class has a block from now on */
+	pages = nr_free_pages();
+	for (size = 1; size <= 9000; size = size * 3 + 1) {
+		size_t lines = ALIGN_UP(size, SMP_CACHE_BYTES), i, nonzero = 0;
+		char *p = kzalloc_cacheline(size), *b = kmalloc(8);
 
-		if (a)
-			memset(a, 0xff, size);
-		kfree(a);
-		p = kzalloc_cacheline(size);
-		b = kmalloc(8);
 		KUNIT_EXPECT_TRUE(t, p != NULL && b != NULL);
 		if (!p || !b) {
-			kfree_cacheline(p);
+			kfree_cacheline(p, size);
 			kfree(b);
 			continue;
 		}
 		KUNIT_EXPECT_EQ(t, (unsigned long)p % SMP_CACHE_BYTES, 0);
-		for (i = 0; i < ALIGN_UP(size, SMP_CACHE_BYTES); i++)
+		for (i = 0; i < lines; i++)
 			nonzero += p[i] != 0;
 		KUNIT_EXPECT_EQ(t, nonzero, 0);
-		KUNIT_EXPECT_TRUE(t, b + 8 <= p ||
-				  b >= p + ALIGN_UP(size, SMP_CACHE_BYTES));
+		KUNIT_EXPECT_TRUE(t, b + 8 <= p || b >= p + lines);
+		memset(p, 0xff, lines);	/* dirty for the next round */
 		kfree(b);
-		kfree_cacheline(p);
+		kfree_cacheline(p, size);
 	}
-	kfree_cacheline(NULL);		/* must be harmless */
+	kfree_cacheline(NULL, 64);		/* must be harmless */
 	KUNIT_EXPECT_TRUE(t, kzalloc_cacheline(1UL << 31) == NULL);
-	KUNIT_EXPECT_EQ(t, kmalloc_bytes_in_use(), before);
+	KUNIT_EXPECT_EQ(t, nr_free_pages(), pages);
 }
 
 SELFTEST_SUITE(kmalloc,

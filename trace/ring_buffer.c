@@ -376,7 +376,7 @@ rb_allocate_cpu_buffer(struct trace_buffer *buffer, int cpu,
 	cpu_buffer->pages = rb_alloc_slots(nr_pages);
 	if (!cpu_buffer->event_buf || !cpu_buffer->pages) {
 		kfree(cpu_buffer->event_buf);
-		kfree_cacheline(cpu_buffer);
+		kfree_cacheline(cpu_buffer, sizeof(*cpu_buffer));
 		return NULL;
 	}
 	cpu_buffer->nr_pages = nr_pages;
@@ -394,7 +394,7 @@ static void rb_free_cpu_buffer(struct ring_buffer_per_cpu *cpu_buffer)
 		return;
 	rb_free_slots(cpu_buffer->pages, cpu_buffer->nr_pages);
 	kfree(cpu_buffer->event_buf);
-	kfree_cacheline(cpu_buffer);
+	kfree_cacheline(cpu_buffer, sizeof(*cpu_buffer));
 }
 
 struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
