@@ -151,7 +151,7 @@ void *kzalloc_cacheline(size_t size)
 		return NULL;
 	p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
 	if (p)
-		memset(p, 0, ALIGN_UP(size, PAGE_SIZE));
+		memset(p, 0, ALIGN_UP(size, SMP_CACHE_BYTES));
 	return p;
 }
 
