@@ -155,9 +155,9 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run initrd test fuzz help clean deps debug bench stress asan-bins \
-	fuzz-bins trace-demo record mutate docs listing lab grade grade-check \
-	FORCE
+.PHONY: all run initrd test fuzz help clean deps debug bench bench-scale \
+	stress asan-bins fuzz-bins trace-demo record mutate docs listing lab \
+	grade grade-check FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -385,6 +385,15 @@ bench: deps
 	cp build/bench.json docs/bench.json
 	$(PYTHON) scripts/bench.py --readme docs/bench.json README.md
 
+# The cost of a switch of tracer against the number of harts, 1 to 64,
+# in both patch modes, under -icount: docs/scale.md's table and charts
+# and docs/scale.svg (scripts/bench_scale.py). A few minutes: not part
+# of `make test`.
+bench-scale: deps $(B)/kernel.elf
+	$(PYTHON) scripts/bench_scale.py $(B) $(B)/bench_scale.json \
+		docs/scale.md docs/scale.svg
+	cp $(B)/bench_scale.json docs/bench_scale.json
+
 # function_graph of `run sort 2000`, captured at the console, as text,
 # Perfetto JSON and a flame graph (docs/export.md).
 trace-demo: deps $(B)/kernel.elf
@@ -445,6 +454,7 @@ help:
 	@echo "                 runs, selftests and console tests"
 	@echo "  fuzz           each fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "  bench          -icount instruction counts: build/bench.json, README"
+	@echo "  bench-scale    switch costs on 1 to 64 harts, both patch modes: docs/scale.md"
 	@echo "  trace-demo     function_graph of run sort 2000: $(B)/trace.txt, trace.json, flame.svg"
 	@echo "  record         CMD='run fib 10' [TRACER=...] [EVENTS=sched]: $(B)/trace.dat, trace-cmd report"
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"

@@ -27,6 +27,8 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 char *kstrdup(const char *s);
 void kfree(const void *p);
+void *kzalloc_cacheline(size_t size);
+void kfree_cacheline(const void *p, size_t size);
 size_t kmalloc_bytes_in_use(void);
 size_t mm_bytes_in_use(void);
 size_t kmalloc_footprint(const void *p);

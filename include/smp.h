@@ -10,7 +10,13 @@
 #include "time.h"
 #include "asm/csr.h"
 
-#define NR_CPUS		8
+/*
+ * The most CPUs the kernel takes: a CPU mask (cpus_allowed, the IPI and
+ * stop_machine masks, the SBI hart mask) is one word. How many there
+ * are is nr_cpu_ids, the harts the device tree lists, and the per-CPU
+ * data (cpus[] among it) is allocated for that many at boot.
+ */
+#define NR_CPUS		64
 
 /* IPI messages, one bit each in cpu->ipi_pending. */
 #define IPI_RESCHEDULE	0
@@ -43,8 +49,9 @@ struct cpu {
 	u64 fenced_text_gen;		/* text_gen at its last fence.i */
 } ____cacheline_aligned;
 
-extern struct cpu cpus[NR_CPUS];
-extern int nr_cpus;
+extern struct cpu *cpus;	/* nr_cpu_ids of them, from smp_alloc_cpus */
+extern int nr_cpu_ids;		/* the harts found, at most NR_CPUS */
+extern int nr_cpus;		/* brought online so far */
 
 static inline struct cpu *this_cpu(void)
 {
@@ -98,6 +105,7 @@ static inline void cpu_relax(void)
 	local_irq_restore(flags);
 }
 
+void smp_alloc_cpus(int nr_harts);
 void smp_boot_secondaries(void);
 void smp_send_ipi(int cpu, int msg);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *data);

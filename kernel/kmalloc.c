@@ -9,6 +9,7 @@
 #include "spinlock.h"
 #include "printk.h"
 #include "fault_inject.h"
+#include "cache.h"
 
 #define MIN_SHIFT	5
 #define MAX_SHIFT	11
@@ -134,6 +135,30 @@ void kfree(const void *p)
 	free_list[h->shift - MIN_SHIFT] = (struct free_block *)h;
 	bytes_in_use -= 1UL << h->shift;
 	spin_unlock_irqrestore(&km_lock, flags);
+}
+
+/*
+ * Zeroed memory on cache lines no other block shares (cache.h), for
+ * data one CPU writes and others read: whole pages, so the lines are
+ * the block's own, and freeing gives the pages back (no size class
+ * keeps them). The caller passes the size again to free it.
+ */
+void *kzalloc_cacheline(size_t size)
+{
+	void *p;
+
+	if (size > (1UL << 30))
+		return NULL;
+	p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
+	if (p)
+		memset(p, 0, ALIGN_UP(size, SMP_CACHE_BYTES));
+	return p;
+}
+
+void kfree_cacheline(const void *p, size_t size)
+{
+	if (p)
+		free_pages((void *)p, ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
 }
 
 size_t kmalloc_bytes_in_use(void)

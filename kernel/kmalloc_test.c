@@ -1,11 +1,13 @@
 /*
  * kmalloc_test.c: selftests of kmalloc: each size class, large blocks
- * as page runs, zeroing, reuse, and the byte count returning to start.
+ * as page runs, zeroing, reuse, the byte count returning to start, and
+ * blocks on cache lines of their own.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "mm.h"
 #include "string.h"
+#include "cache.h"
 
 #define HDR	16	/* kmalloc's header before each block */
 
@@ -133,6 +135,42 @@ static void byte_count_returns_to_start(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, kmalloc_bytes_in_use(), before);
 }
 
+/*
+ * A cache-line block starts a line, is zeroed whatever was there
+ * before, no kmalloc block shares its lines, and freeing it gives its
+ * pages back.
+ */
+static void cacheline_block_owns_its_lines(struct kunit *t)
+{
+	unsigned long pages;
+	size_t size;
+
+	kfree(kmalloc(8));	/* its size class has a block from now on */
+	pages = nr_free_pages();
+	for (size = 1; size <= 9000; size = size * 3 + 1) {
+		size_t lines = ALIGN_UP(size, SMP_CACHE_BYTES), i, nonzero = 0;
+		char *p = kzalloc_cacheline(size), *b = kmalloc(8);
+
+		KUNIT_EXPECT_TRUE(t, p != NULL && b != NULL);
+		if (!p || !b) {
+			kfree_cacheline(p, size);
+			kfree(b);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(t, (unsigned long)p % SMP_CACHE_BYTES, 0);
+		for (i = 0; i < lines; i++)
+			nonzero += p[i] != 0;
+		KUNIT_EXPECT_EQ(t, nonzero, 0);
+		KUNIT_EXPECT_TRUE(t, b + 8 <= p || b >= p + lines);
+		memset(p, 0xff, lines);	/* dirty for the next round */
+		kfree(b);
+		kfree_cacheline(p, size);
+	}
+	kfree_cacheline(NULL, 64);		/* must be harmless */
+	KUNIT_EXPECT_TRUE(t, kzalloc_cacheline(1UL << 31) == NULL);
+	KUNIT_EXPECT_EQ(t, nr_free_pages(), pages);
+}
+
 SELFTEST_SUITE(kmalloc,
 	KUNIT_CASE(every_size_class),
 	KUNIT_CASE(big_block_is_page_run),
@@ -140,4 +178,5 @@ SELFTEST_SUITE(kmalloc,
 	KUNIT_CASE(too_big_is_null),
 	KUNIT_CASE(kzalloc_zeroes),
 	KUNIT_CASE(freed_block_is_reused),
-	KUNIT_CASE(byte_count_returns_to_start));
+	KUNIT_CASE(byte_count_returns_to_start),
+	KUNIT_CASE(cacheline_block_owns_its_lines));

@@ -42,7 +42,7 @@ void start_kernel(unsigned long hartid, const void *dtb)
 {
 	cpus[0].hartid = hartid;
 	cpus[0].online = true;
-	__asm__ __volatile__("mv tp, %0" :: "r"(&cpus[0]));
+	__asm__ __volatile__("mv tp, %0" :: "r"(cpus));
 	sched_init();			/* the boot context is CPU 0's idle */
 	if (fdt_parse(dtb, &boot_info) || !boot_info.uart_base)
 		machine_poweroff(3);	/* no console to say anything on */
@@ -54,6 +54,7 @@ void start_kernel(unsigned long hartid, const void *dtb)
 	if (boot_info.initrd_end > boot_info.initrd_start &&
 	    !page_alloc_reserve(boot_info.initrd_start, boot_info.initrd_end))
 		boot_info.initrd_end = boot_info.initrd_start = 0;
+	smp_alloc_cpus(boot_info.nr_harts);	/* per-CPU data for each hart */
 	mmu_init(boot_info.mem_base, boot_info.mem_size);
 	mmu_enable();			/* text is read+execute from here on */
 	trap_init();

@@ -16,6 +16,7 @@
 #include "smp.h"
 #include "printk.h"
 #include "patch.h"
+#include "mm.h"
 #include "asm/csr.h"
 
 enum multi_stop_state {
@@ -34,7 +35,6 @@ struct multi_stop_data {
 	int thread_ack;
 	int ret;
 	volatile enum multi_stop_state state;
-	enum multi_stop_state acked[NR_CPUS];	/* each CPU's last */
 };
 
 static const char *const state_names[] = {
@@ -44,9 +44,19 @@ static const char *const state_names[] = {
 	[MULTI_STOP_EXIT] = "EXIT",
 };
 
-static struct task *stopper[NR_CPUS];
+/*
+ * Each CPU's part, on lines of its own (stop_machine_init allocates one
+ * per CPU): its stopper, whether a round waits for it, and the last
+ * state it acknowledged in the current round, which only it writes.
+ */
+struct cpu_stopper {
+	struct task *thread;
+	int pending;
+	enum multi_stop_state acked;
+} ____cacheline_aligned;
+
+static struct cpu_stopper *stoppers;
 static struct multi_stop_data *stop_work;
-static int stop_pending[NR_CPUS];
 static DEFINE_MUTEX(stop_mutex);
 static DEFINE_SPINLOCK(pending_lock);
 static bool stop_running;
@@ -66,7 +76,7 @@ static void set_state(struct multi_stop_data *m, enum multi_stop_state s)
  */
 static void ack_state(struct multi_stop_data *m, enum multi_stop_state cur)
 {
-	WRITE_ONCE(m->acked[smp_processor_id()], cur);
+	WRITE_ONCE(stoppers[smp_processor_id()].acked, cur);
 	if (__atomic_sub_fetch(&m->thread_ack, 1, __ATOMIC_SEQ_CST) == 0 &&
 	    cur != MULTI_STOP_EXIT)
 		set_state(m, cur + 1);
@@ -89,7 +99,7 @@ static void report_late_cpus(struct multi_stop_data *m,
 	if (!ms)
 		return;
 	for_each_online_cpu(cpu)
-		if (READ_ONCE(m->acked[cpu]) < s)
+		if (READ_ONCE(stoppers[cpu].acked) < s)
 			pr_err("stop_machine: CPU %d (hart %lu) has not "
 			       "acknowledged MULTI_STOP_%s after %llu ms\n",
 			       cpu, cpus[cpu].hartid, state_names[s], ms);
@@ -135,14 +145,14 @@ static void multi_cpu_stop(struct multi_stop_data *m)
 
 static void stopper_thread(void *arg)
 {
-	int cpu = (int)(long)arg;
+	struct cpu_stopper *st = arg;
 
 	for (;;) {
 		unsigned long flags = spin_lock_irqsave(&pending_lock);
 
-		while (!stop_pending[cpu])
-			sleep_on(stopper[cpu], &pending_lock);
-		stop_pending[cpu] = 0;
+		while (!st->pending)
+			sleep_on(st->thread, &pending_lock);
+		st->pending = 0;
 		preempt_disable();	/* no tick moves the stopper away */
 		spin_unlock_irqrestore(&pending_lock, flags);
 		multi_cpu_stop(stop_work);
@@ -152,28 +162,35 @@ static void stopper_thread(void *arg)
 
 void stop_machine_init(void)
 {
+	struct cpu_stopper *all = kzalloc_cacheline(nr_cpu_ids *
+						    sizeof(*all));
 	char name[16];
 	int cpu;
 
+	if (!all)
+		panic("stop_machine: no memory for %d CPUs", nr_cpu_ids);
 	for_each_online_cpu(cpu) {
+		struct task *t;
+
 		snprintf(name, sizeof(name), "migration/%d", cpu);
-		stopper[cpu] = kthread_create_on_cpu(stopper_thread,
-						     (void *)(long)cpu, name,
-						     cpu);
-		if (!stopper[cpu])
+		t = kthread_create_on_cpu(stopper_thread, &all[cpu], name,
+					  cpu);
+		if (!t)
 			panic("cannot create %s", name);
-		stopper[cpu]->stopper = true;
-		kthread_start(stopper[cpu]);
+		t->stopper = true;
+		all[cpu].thread = t;
+		kthread_start(t);
 	}
+	stoppers = all;
 }
 
 static void wake_stopper(int cpu)
 {
 	unsigned long flags = spin_lock_irqsave(&pending_lock);
 
-	stop_pending[cpu] = 1;
+	stoppers[cpu].pending = 1;
 	spin_unlock_irqrestore(&pending_lock, flags);
-	wake_up_task(stopper[cpu]);
+	wake_up_task(stoppers[cpu].thread);
 }
 
 static int online_cpus(void)
@@ -214,10 +231,12 @@ int stop_machine(int (*fn)(void *), void *data)
 	struct stall_watch w = { 0, 0 };
 	int cpu, n = online_cpus();
 
-	if (!stopper[0] || n == 1)
+	if (!stoppers || n == 1)
 		return stop_machine_alone(fn, data, n);
 	mutex_lock(&stop_mutex);
 	preempt_disable();
+	for_each_online_cpu(cpu)
+		stoppers[cpu].acked = MULTI_STOP_NONE;
 	m.active_cpu = smp_processor_id();
 	m.num_threads = n;
 	set_state(&m, MULTI_STOP_PREPARE);

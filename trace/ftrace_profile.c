@@ -32,14 +32,18 @@
 #define FTRACE_PROFILE_HASH_BITS	10
 #define FTRACE_PROFILE_HASH_SIZE	(1 << FTRACE_PROFILE_HASH_BITS)
 
+/* One CPU's, on lines of its own: only that CPU counts into it. */
 struct ftrace_profile_stat {
 	struct ftrace_profile **hash;	/* FTRACE_PROFILE_HASH_SIZE lists */
 	struct ftrace_profile *records;	/* nr_records of them */
 	unsigned long nr_records, used;
-};
+} ____cacheline_aligned;
 
-/* The trampolines' fast paths (ftrace_fast.S) read these three too. */
-struct ftrace_profile_stat ftrace_profile_stats[NR_CPUS];
+/*
+ * The trampolines' fast paths (ftrace_fast.S) read these three too;
+ * the stats are one per CPU, from ftrace_profile_tracefs.
+ */
+struct ftrace_profile_stat *ftrace_profile_stats;
 static DEFINE_MUTEX(ftrace_profile_lock);
 int ftrace_profile_enabled;
 
@@ -365,6 +369,10 @@ void ftrace_profile_tracefs(struct inode *dir)
 	long cpu;
 
 	vfs_mkdir_lazy(dir, "trace_stat", populate_trace_stat, NULL);
+	ftrace_profile_stats = kzalloc_cacheline(trace_nr_cpus() *
+						 sizeof(*ftrace_profile_stats));
+	if (!ftrace_profile_stats)
+		panic("ftrace: no memory for the profiler's records");
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		ftrace_profile_alloc_cpu(&ftrace_profile_stats[cpu]);
 	create_simple(dir, "function_profile_enabled", simple_show_int,

@@ -408,7 +408,8 @@ static struct ring_buffer_per_cpu *
 rb_allocate_cpu_buffer(struct trace_buffer *buffer, int cpu,
 		       unsigned long nr_pages)
 {
-	struct ring_buffer_per_cpu *cpu_buffer = kzalloc(sizeof(*cpu_buffer));
+	struct ring_buffer_per_cpu *cpu_buffer =
+		kzalloc_cacheline(sizeof(*cpu_buffer));
 
 	if (!cpu_buffer)
 		return NULL;
@@ -418,7 +419,7 @@ rb_allocate_cpu_buffer(struct trace_buffer *buffer, int cpu,
 		if (cpu_buffer->pages)
 			rb_free_slots(cpu_buffer->pages, nr_pages);
 		kfree(cpu_buffer->event_buf);
-		kfree(cpu_buffer);
+		kfree_cacheline(cpu_buffer, sizeof(*cpu_buffer));
 		return NULL;
 	}
 	cpu_buffer->nr_pages = nr_pages;
@@ -436,12 +437,13 @@ static void rb_free_cpu_buffer(struct ring_buffer_per_cpu *cpu_buffer)
 		return;
 	rb_free_slots(cpu_buffer->pages, cpu_buffer->nr_pages);
 	kfree(cpu_buffer->event_buf);
-	kfree(cpu_buffer);
+	kfree_cacheline(cpu_buffer, sizeof(*cpu_buffer));
 }
 
 struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
 {
-	struct trace_buffer *buffer = kzalloc(sizeof(*buffer));
+	struct trace_buffer *buffer = kzalloc(sizeof(*buffer) + nr_cpus *
+					      sizeof(buffer->buffers[0]));
 	int cpu;
 
 	if (!buffer)
@@ -547,20 +549,24 @@ static bool rb_resize_disabled(struct trace_buffer *buffer, int first, int last)
 static int rb_resize_locked(struct trace_buffer *buffer, unsigned long n,
 			    int cpu)
 {
-	struct buffer_page *slots[NR_CPUS];
 	int c, first = cpu < 0 ? 0 : cpu;
 	int last = cpu < 0 ? buffer->nr_cpus - 1 : cpu;
+	struct buffer_page **slots;
 
 	if (cpu >= 0 && buffer->buffers[cpu]->nr_pages == n)
 		return 0;
 	if (rb_resize_disabled(buffer, first, last))
 		return -EBUSY;
-	if (!rb_alloc_rings(slots, first, last, n))
+	slots = kzalloc(buffer->nr_cpus * sizeof(*slots));
+	if (!slots || !rb_alloc_rings(slots, first, last, n)) {
+		kfree(slots);
 		return -ENOMEM;
+	}
 	rb_stop_writers(buffer);
 	for (c = first; c <= last; c++)
 		rb_move_pages(buffer->buffers[c], slots[c], n);
 	rb_start_writers(buffer);
+	kfree(slots);
 	return 0;
 }
 

@@ -81,9 +81,9 @@ struct trace_buffer {
 	bool overwrite;
 	int nr_cpus;
 	struct mutex reader_lock;	/* readers, resize, reset */
-	struct ring_buffer_per_cpu *buffers[NR_CPUS];
 	int reading;			/* reader_lock held: see */
 	int swapping;			/* ring_buffer_reader_lock */
+	struct ring_buffer_per_cpu *buffers[];	/* nr_cpus of them */
 };
 
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,

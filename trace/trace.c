@@ -433,8 +433,8 @@ static void trace_init(void)
 	int cpu;
 
 	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
-	if (!global_trace.buffer)
-		panic("tracing: no memory for the ring buffer");
+	if (!global_trace.buffer || ftrace_pid_cache_init())
+		panic("tracing: no memory for the per-CPU buffers");
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		cpus[cpu].trace_buffer =
 			ring_buffer_cpu_writer(global_trace.buffer, cpu);

@@ -519,21 +519,28 @@ void trace_pid_list_free(struct trace_pid_list *list);
 unsigned int trace_pid_list_count(const struct trace_pid_list *list);
 void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
-extern int ftrace_pid_cache_pid[NR_CPUS];
-extern bool ftrace_pid_cache_ok[NR_CPUS];
-bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu, int pid);
+/* Each CPU's last task and its answer, on a line of its own. */
+struct ftrace_pid_cache {
+	int pid;			/* -1: ask the list */
+	bool ok;
+} ____cacheline_aligned;
+
+extern struct ftrace_pid_cache *ftrace_pid_cache;	/* one per CPU */
+int ftrace_pid_cache_init(void);
+bool ftrace_pid_cache_fill(struct trace_pid_list *pids,
+			   struct ftrace_pid_cache *c, int pid);
 /* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
 	struct trace_pid_list *pids = READ_ONCE(tr->function_pids);
-	int cpu;
+	struct ftrace_pid_cache *c;
 
 	if (likely(!pids))
 		return false;
-	cpu = this_cpu()->id;
-	if (ftrace_pid_cache_pid[cpu] != current->pid)
-		return !ftrace_pid_cache_fill(pids, cpu, current->pid);
-	return !ftrace_pid_cache_ok[cpu];
+	c = &ftrace_pid_cache[this_cpu()->id];
+	if (c->pid != current->pid)
+		return !ftrace_pid_cache_fill(pids, c, current->pid);
+	return !c->ok;
 }
 
 /* ---- reading: trace, trace_pipe, per_cpu/cpuN/trace ------------------- */
@@ -552,7 +559,6 @@ struct trace_iterator {
 	void *private;			/* the tracer's, from open to close */
 	int cpu_file;			/* a CPU or RING_BUFFER_ALL_CPUS */
 	bool consume;			/* trace_pipe */
-	struct ring_buffer_iter *buffer_iter[NR_CPUS];
 	unsigned long iter_flags;
 	unsigned long trace_flags;	/* the options when opened */
 	/* The entry being printed, copied out of the buffer. */
@@ -567,6 +573,7 @@ struct trace_iterator {
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
 	unsigned long skipped_entries;	/* max trace: before its section */
+	struct ring_buffer_iter *buffer_iter[];	/* one per CPU */
 };
 
 /* trace_iter.c */

@@ -163,7 +163,7 @@ static void free_iter(struct trace_iterator *iter)
 
 	if (iter->trace->close)
 		iter->trace->close(iter);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_finish(iter->buffer_iter[cpu]);
 	seq_free(&iter->seq);
@@ -174,7 +174,8 @@ static void free_iter(struct trace_iterator *iter)
 static struct trace_iterator *alloc_iter_tr(struct trace_array *tr,
 					    int cpu_file, bool consume)
 {
-	struct trace_iterator *iter = kzalloc(sizeof(*iter));
+	struct trace_iterator *iter = kzalloc(sizeof(*iter) + trace_nr_cpus() *
+					      sizeof(iter->buffer_iter[0]));
 
 	if (!iter)
 		return NULL;

@@ -19,8 +19,21 @@ struct trace_pid_list {
 	int pids[];
 };
 
-int ftrace_pid_cache_pid[NR_CPUS] = { [0 ... NR_CPUS - 1] = -1 };
-bool ftrace_pid_cache_ok[NR_CPUS];
+struct ftrace_pid_cache *ftrace_pid_cache;
+
+/* One cache per CPU of the trace buffer, each empty. */
+int ftrace_pid_cache_init(void)
+{
+	int cpu;
+
+	ftrace_pid_cache = kzalloc_cacheline(trace_nr_cpus() *
+					     sizeof(*ftrace_pid_cache));
+	if (!ftrace_pid_cache)
+		return -ENOMEM;
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		ftrace_pid_cache[cpu].pid = -1;
+	return 0;
+}
 
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
 {
@@ -40,13 +53,13 @@ bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
 }
 
 /* A CPU runs another task than last time: ask the list, remember. */
-noinline bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu,
-				    int pid)
+noinline bool ftrace_pid_cache_fill(struct trace_pid_list *pids,
+				    struct ftrace_pid_cache *c, int pid)
 {
 	bool ok = trace_pid_list_is_set(pids, pid);
 
-	ftrace_pid_cache_ok[cpu] = ok;
-	ftrace_pid_cache_pid[cpu] = pid;
+	c->ok = ok;
+	c->pid = pid;
 	return ok;
 }
 
@@ -118,8 +131,8 @@ static void pid_list_install(struct trace_array *tr,
 	}
 	WRITE_ONCE(tr->function_pids, list);
 	synchronize_sched();
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		WRITE_ONCE(ftrace_pid_cache_pid[cpu], -1);
+	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
+		WRITE_ONCE(ftrace_pid_cache[cpu].pid, -1);
 	kfree(old);
 }
 

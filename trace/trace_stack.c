@@ -34,6 +34,7 @@
 #include "string.h"
 #include "mm.h"
 #include "kstrtox.h"
+#include "printk.h"
 #include "sched.h"
 #include "fdt.h"
 #include "fgraph.h"
@@ -55,8 +56,15 @@ static unsigned int stack_trace_nr_entries;
 unsigned long stack_trace_max_size;
 static DEFINE_SPINLOCK(stack_trace_max_lock);
 
-/* Nonzero while this CPU is in the tracer: calls from it are not checked. */
-static int disable_stack_tracer[NR_CPUS];
+/*
+ * Nonzero while this CPU is in the tracer: calls from it are not
+ * checked. One per CPU, each on a line of its own (stack_trace_init).
+ */
+struct stack_tracer_cpu {
+	int disabled;
+} ____cacheline_aligned;
+
+static struct stack_tracer_cpu *stack_tracer_cpus;
 static DEFINE_MUTEX(stack_sysctl_mutex);
 static int stack_tracer_enabled;
 
@@ -171,7 +179,7 @@ static noinline void check_stack(unsigned long resume, unsigned long parent_ip,
 static void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 			     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	int *disabled = &disable_stack_tracer[smp_processor_id()];
+	int *disabled = &stack_tracer_cpus[smp_processor_id()].disabled;
 	unsigned long resume = ip + MCOUNT_INSN_SIZE, entry_sp, top;
 	struct task *t = current;
 
@@ -297,6 +305,10 @@ static int stack_tracer_enabled_store(char *buf, struct file *file,
 /* Linux's stack_trace_init: the files, and `stacktrace` at boot. */
 void stack_trace_init(struct inode *dir)
 {
+	stack_tracer_cpus = kzalloc_cacheline(trace_nr_cpus() *
+					      sizeof(*stack_tracer_cpus));
+	if (!stack_tracer_cpus)
+		panic("stack tracer: no memory for %d CPUs", trace_nr_cpus());
 	create_simple(dir, "stack_max_size", stack_max_size_show,
 		      simple_store_ulong, (long)stack_trace_set_max);
 	create_simple(dir, "stack_trace", stack_trace_show, NULL, 0);

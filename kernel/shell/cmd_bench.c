@@ -585,15 +585,20 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	u64 base;
 
 	if (argc > 2) {
-		sh_err("usage: bench [smp]\n");
+		sh_err("usage: bench [smp|modes]\n");
 		return 1;
 	}
-	if (argc == 2 && strcmp(argv[1], "smp")) {
+	if (argc == 2 && !strcmp(argv[1], "smp"))
+		return bench_smp(out);
+	if (argc == 2 && !strcmp(argv[1], "modes")) {
+		if (ftrace_nr_records())
+			bench_patch_modes(out);
+		return 0;
+	}
+	if (argc == 2) {
 		sh_err("bench: %s: no such benchmark\n", argv[1]);
 		return 1;
 	}
-	if (argc == 2)
-		return bench_smp(out);
 	base = loop_insns();
 	report_int(out, "sites", ftrace_nr_records());
 	report_int(out, "bytes_per_site_record", sizeof(struct dyn_ftrace));
@@ -618,4 +623,4 @@ static int cmd_bench(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND("bench", cmd_bench,
-	      "tracing costs in instructions (under qemu -icount); bench smp: events/s");
+	      "tracing costs in instructions (under qemu -icount); bench smp: events/s; bench modes: the patch modes' switches");

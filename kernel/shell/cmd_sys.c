@@ -100,10 +100,14 @@ static int copy_current_comm(struct task *t, void *data)
 
 static int cmd_cpus(struct shell_out *out, int argc, char **argv)
 {
-	char comms[NR_CPUS][TASK_COMM_LEN] = { { 0 } };
+	char (*comms)[TASK_COMM_LEN] = kzalloc(nr_cpus * sizeof(*comms));
 	struct cpu *c;
 	int i;
 
+	if (!comms) {
+		sh_err("cpus: %s\n", strerror_text(ENOMEM));
+		return 1;
+	}
 	for_each_task(copy_current_comm, comms);
 	sh_printf(out, "CPU HART ONLINE      TICKS       IRQS CURRENT\n");
 	for (i = 0; i < nr_cpus; i++) {
@@ -111,6 +115,7 @@ static int cmd_cpus(struct shell_out *out, int argc, char **argv)
 		sh_printf(out, "%3d %4lu %-6s %10llu %10llu %s\n", i, c->hartid,
 			  c->online ? "yes" : "no", c->ticks, c->irqs, comms[i]);
 	}
+	kfree(comms);
 	return 0;
 }
 SHELL_COMMAND("cpus", cmd_cpus, "list the CPUs: hart, ticks, interrupts, current task");

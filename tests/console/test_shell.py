@@ -268,7 +268,7 @@ def test_uptime(k):
 def test_bench_bad_arguments(k):
     # Refused before measuring anything: no `bench:` figures printed.
     k.check(k.run('bench nosuch'), 'bench: nosuch: no such benchmark\n')
-    k.check(k.run('bench smp 2'), 'usage: bench [smp]\n')
+    k.check(k.run('bench smp 2'), 'usage: bench [smp|modes]\n')
     k.check(k.run('echo still here'), 'still here\n')
 
 

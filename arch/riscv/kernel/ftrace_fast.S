@@ -412,7 +412,7 @@ graph_return_unmask_full:
 	.macro PROFILE_FIND rec, ip, tmp, fail
 	lw	\rec, CPU_ID(tp)
 	slli	\rec, \rec, PSTAT_SHIFT
-	lla	\tmp, ftrace_profile_stats
+	ld	\tmp, ftrace_profile_stats
 	add	\rec, \rec, \tmp
 	ld	\rec, PSTAT_HASH(\rec)
 	srli	\tmp, \ip, 2

@@ -16,7 +16,10 @@
 #include "asm/sbi.h"
 #include "trace/events/ipi.h"
 
-struct cpu cpus[NR_CPUS];
+/* The boot CPU's struct until the allocator can give cpus[] its size. */
+static struct cpu boot_cpu;
+struct cpu *cpus = &boot_cpu;
+int nr_cpu_ids = 1;
 int nr_cpus = 1;
 static DEFINE_SPINLOCK(call_lock);
 
@@ -246,6 +249,27 @@ static int cpu_for_hart(unsigned long hartid)
 	return -1;
 }
 
+/*
+ * cpus[] for every hart of the device tree, each on lines of its own:
+ * the boot CPU's struct moves in as CPU 0, and tp follows it. Before
+ * any other CPU or interrupt exists, so no one else holds its address.
+ * Without the memory, the kernel runs on the boot CPU alone.
+ */
+void smp_alloc_cpus(int nr_harts)
+{
+	int n = nr_harts < 1 ? 1 : min(nr_harts, NR_CPUS);
+	struct cpu *array = kzalloc_cacheline(n * sizeof(*array));
+
+	if (!array) {
+		pr_err("smp: no memory for %d CPUs: running on one\n", n);
+		return;
+	}
+	array[0] = boot_cpu;
+	__asm__ __volatile__("mv tp, %0" :: "r"(array) : "memory");
+	cpus = array;
+	nr_cpu_ids = n;
+}
+
 /* A secondary hart arrives here from head.S with its idle stack. */
 void secondary_start(unsigned long hartid)
 {
@@ -294,7 +318,7 @@ void smp_boot_secondaries(void)
 	unsigned long boot_hart = this_cpu()->hartid;
 	int i, id = 1;
 
-	for (i = 0; i < boot_info.nr_harts && id < NR_CPUS; i++) {
+	for (i = 0; i < boot_info.nr_harts && id < nr_cpu_ids; i++) {
 		if (boot_info.hartids[i] == boot_hart)
 			continue;
 		cpus[id].id = id;

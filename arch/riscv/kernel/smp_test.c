@@ -2,7 +2,7 @@
  * smp_test.c: selftests of inter-processor interrupts: a function call
  * lands on the CPU asked for, every online CPU answers, and a
  * reschedule IPI wakes a CPU out of its idle wfi, and a caller names
- * the CPU that keeps it waiting.
+ * the CPU that keeps it waiting; cpus[] is sized from the device tree.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -10,6 +10,7 @@
 #include "smp.h"
 #include "time.h"
 #include "printk.h"
+#include "fdt.h"
 #include "asm/csr.h"
 
 static void record_cpu(void *arg)
@@ -34,11 +35,32 @@ static void call_single_rejects_offline_cpu(struct kunit *t)
 {
 	int ran_on = -1;
 
-	if (nr_cpus == NR_CPUS)
-		KUNIT_SKIP(t, "every possible CPU is online");
-	KUNIT_EXPECT_EQ(t, smp_call_function_single(nr_cpus, record_cpu,
+	KUNIT_EXPECT_EQ(t, smp_call_function_single(nr_cpu_ids, record_cpu,
+						    &ran_on), -ENODEV);
+	KUNIT_EXPECT_EQ(t, smp_call_function_single(-1, record_cpu,
 						    &ran_on), -ENODEV);
 	KUNIT_EXPECT_EQ(t, ran_on, -1);
+}
+
+/*
+ * cpus[] has one entry per hart of the device tree, each on cache
+ * lines of its own, and tp points at this CPU's.
+ */
+static void cpus_sized_from_device_tree(struct kunit *t)
+{
+	int cpu;
+
+	KUNIT_EXPECT_EQ(t, nr_cpu_ids, min(boot_info.nr_harts, NR_CPUS));
+	KUNIT_EXPECT_EQ(t, nr_cpus, nr_cpu_ids);
+	KUNIT_EXPECT_EQ(t, sizeof(struct cpu) % SMP_CACHE_BYTES, 0);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		KUNIT_EXPECT_EQ(t, (unsigned long)&cpus[cpu] % SMP_CACHE_BYTES,
+				0);
+		KUNIT_EXPECT_EQ(t, cpus[cpu].id, cpu);
+	}
+	preempt_disable();
+	KUNIT_EXPECT_TRUE(t, this_cpu() == &cpus[smp_processor_id()]);
+	preempt_enable();
 }
 
 static void mark_cpu(void *arg)
@@ -175,6 +197,7 @@ static void late_call_is_reported(struct kunit *t)
 SELFTEST_SUITE(smp,
 	KUNIT_CASE(call_single_runs_on_target),
 	KUNIT_CASE(call_single_rejects_offline_cpu),
+	KUNIT_CASE(cpus_sized_from_device_tree),
 	KUNIT_CASE(every_online_cpu_answers),
 	KUNIT_CASE(reschedule_ipi_reaches_idle_cpu),
 	KUNIT_CASE(woken_thread_runs_on_idle_cpu),

@@ -36,7 +36,7 @@
 
 /* the profiler's per-CPU stats and records (trace/ftrace_profile.c) */
 #define PSTAT_HASH		0
-#define PSTAT_SHIFT		5	/* 32 bytes each */
+#define PSTAT_SHIFT		6	/* a cache line each */
 #define PROFILE_HASH_SIZE	1024
 #define PROFILE_NEXT		0
 #define PROFILE_IP		8
@@ -52,7 +52,7 @@
 #define TRACE_ARRAY_FUNCTION_PIDS	128
 
 /* struct trace_buffer, ring_buffer_per_cpu, buffer_page, buffer_data_page */
-#define RB_BUFFERS		40
+#define RB_BUFFERS		48
 #define RB_TAIL_PAGE		0
 #define RB_COMMITTING		8
 #define RB_WRITE_STAMP		16
