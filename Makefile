@@ -173,7 +173,7 @@ FLAGS_NOW := $(CC) $(CFLAGS) | $(ASFLAGS) | $(TRACE_FLAGS) | $(NOTRACE) | \
 ifneq ($(strip $(file <$(FLAGS_FILE))),$(strip $(FLAGS_NOW)))
 $(FLAGS_FILE): FORCE
 	@mkdir -p $(B)
-	$(file >$@,$(FLAGS_NOW))
+	@printf '%s\n' '$(FLAGS_NOW)' > $@
 endif
 
 $(B)/%.o: %.c $(RECORDMCOUNT) $(FLAGS_FILE)
