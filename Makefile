@@ -155,9 +155,9 @@ record_mcount = $(if $(call traceflags,$(1)),$(PYTHON) $(RECORDMCOUNT) $(2))
 check_mcount = $(PYTHON) $(RECORDMCOUNT) --check $(1)
 endif
 
-.PHONY: all run initrd test fuzz help clean deps debug bench bench-scale \
-	stress asan-bins fuzz-bins trace-demo record mutate docs listing lab \
-	grade grade-check FORCE
+.PHONY: all run initrd test fuzz help clean deps debug console bench \
+	bench-scale stress asan-bins fuzz-bins trace-demo record mutate docs \
+	listing lab grade grade-check FORCE
 # A generator or check that fails must not leave its output looking done.
 .DELETE_ON_ERROR:
 all: $(B)/kernel.elf
@@ -277,6 +277,10 @@ initrd:
 
 debug: deps $(B)/kernel.elf
 	scripts/debug.sh $(B)/kernel.elf $(SMP) $(MEM)
+
+# The console of `make debug`'s kernel, from a second terminal.
+console:
+	$(PYTHON) scripts/console.py $(B)/console.sock
 
 deps:
 	@CROSS=$(CROSS) QEMU=$(QEMU) HOSTCC=$(HOSTCC) CLANG=$(CLANG) \
@@ -460,6 +464,7 @@ help:
 	@echo "  stress         patch storm, soak, -ENOMEM sweep, console fuzzing (SMP=4)"
 	@echo "  mutate         the tests must kill each mutant (MUTANTS=a,b)"
 	@echo "  debug          QEMU halted with a gdb stub, and gdb-multiarch"
+	@echo "  console        the console of make debug's kernel (Ctrl-] quits)"
 	@echo "  docs           every sample of README.md and docs/ from a real run"
 	@echo "  listing        the book's listings (docs/book/), and print the core"
 	@echo "  lab            LAB=NAME: a copy of the tree in build/lab/NAME to do it in"

@@ -14,3 +14,6 @@ break return_to_handler
 # Stop only on the breakpoints above; keep the console free.
 echo rvftrace: breakpoints on ftrace_init, ftrace_modify_all_code,\n
 echo rvftrace: ftrace_caller and return_to_handler. Type `continue`.\n
+# rv-tasks, rv-ret-stack, rv-site, rv-ops: ftrace's state (scripts/gdb/).
+source scripts/gdb/rvftrace.py
+echo rvftrace: rv-tasks, rv-ret-stack [PID], rv-site FUNC, rv-ops.\n
