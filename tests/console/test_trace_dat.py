@@ -109,7 +109,7 @@ def check_counts(path, report_lines):
     assert read == [per_cpu.get(0, 0), per_cpu.get(1, 0)], (read, per_cpu)
     summary = trace_cmd('dump', '--summary', path)
     for want in ('\t\t6\t[Version]\n', '\t\t8\t[Bytes in a long]\n',
-                 '\t[Ftrace format, 5 events]\n',
+                 '\t[Ftrace format, 6 events]\n',
                  '\t2 [CPUs with tracing data]\n',
                  '\t[Flyrecord tracing data]\n'):
         assert want in summary, summary
@@ -185,6 +185,23 @@ def test_sched_events(k):
         assert g['rest'] == f'{r["event"]}: {r["rest"]}', (g[0], r[0])
     check_counts(path, lines)
     guest_report(k, 'sched', '-R')
+
+
+def test_bprint(k):
+    """trace_printk's events: trace-cmd finds each format by its
+    address in the printk section and prints the binary arguments as
+    the guest's `cat trace` does."""
+    need_trace_cmd()
+    guest, path = capture(k, '-p nop', 'run printk 3', 'bprint')
+    lines = report(path, '-N')
+    assert len(lines) == len(guest) == 3, (lines, guest)
+    for i, (g, r) in enumerate(zip(parse(GUEST, guest),
+                                   parse(REPORT, lines)), 1):
+        same_task_and_time(g, r)
+        assert g['rest'].startswith(f'printk_demo_step: step {i} of 3: ')
+        assert (r['event'], r['rest']) == ('bprint', g['rest']), (g[0], r[0])
+    check_counts(path, lines)
+    guest_report(k, 'bprint', '-N')
 
 
 def screenshot(dat, png):
