@@ -98,6 +98,16 @@ struct print_entry {
 };
 
 /*
+ * A trace_marker_raw write (Linux's raw_data_entry): the id, then the
+ * payload and zeros to the length Linux's event has (trace_marker.c).
+ */
+struct raw_data_entry {
+	struct trace_entry ent;
+	u32 id;
+	u8 buf[];
+};
+
+/*
  * trace_printk's with a constant format (Linux's bprint_entry): the
  * format's address and its arguments as vbin_printf keeps them.
  */
@@ -445,6 +455,8 @@ void printk_formats_show(struct seq_buf *s, long data);
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);
+ssize_t tracing_mark_raw_write(struct trace_array *tr, const char *ubuf,
+			       size_t cnt);
 int trace_print_record(struct trace_array *tr, unsigned long ip,
 		       const char *text, size_t len);
 

@@ -83,6 +83,12 @@ struct raw_bprint {
 	u32 buf[];			/* vbin_printf's words */
 };
 
+struct raw_data {
+	struct raw_common ent;
+	u32 id;
+	u8 buf[];
+};
+
 struct raw_stack {
 	struct raw_common ent;
 	int size;
@@ -146,6 +152,18 @@ static u32 raw_bprint(struct raw_bprint *r, const struct bprint_entry *e,
 	return sizeof(*r) + len;
 }
 
+/* The id and the bytes after it, as Linux's event holds them. */
+static u32 raw_data(struct raw_data *r, const struct raw_data_entry *e,
+		    u32 size)
+{
+	u32 len = size > sizeof(*e) ? size - sizeof(*e) : 0;
+
+	len = min(len, (u32)TRACE_MARKER_MAX);
+	r->id = e->id;
+	memcpy(r->buf, e->buf, len);
+	return sizeof(*r) + len;
+}
+
 static u32 raw_stack(struct raw_stack *r, const struct stack_entry *e)
 {
 	u32 i, n = min(e->size, (u32)FTRACE_STACK_ENTRIES);
@@ -193,6 +211,9 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 		break;
 	case TRACE_BPRINT:
 		len = raw_bprint(out, (const void *)e, size);
+		break;
+	case TRACE_RAW_DATA:
+		len = raw_data(out, (const void *)e, size);
 		break;
 	case TRACE_STACK:
 		len = raw_stack(out, (const void *)e);

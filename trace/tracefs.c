@@ -332,6 +332,17 @@ static int trace_marker_store(char *buf, struct file *file, long data)
 	return ret < 0 ? ret : 0;
 }
 
+static ssize_t tracing_mark_raw_fop_write(struct file *file, const char *buf,
+					  size_t n)
+{
+	return tracing_mark_raw_write(&global_trace, buf, n);
+}
+
+/* Each write is one event, so not a simple file, which joins them. */
+static const struct file_operations tracing_mark_raw_fops = {
+	.write = tracing_mark_raw_fop_write,
+};
+
 static const char readme_msg[] =
 	"tracing mini-HOWTO:\n\n"
 	"# echo 0 > tracing_on : quick way to stop recording\n"
@@ -468,6 +479,8 @@ void trace_create_files(struct inode *dir)
 	marker = create_simple(dir, "trace_marker", NULL, trace_marker_store, 0);
 	if (marker)
 		marker->mode = S_IFREG | 0220;	/* write-only, as Linux's */
+	vfs_create(dir, "trace_marker_raw", S_IFREG | 0220,
+		   &tracing_mark_raw_fops, NULL);
 	create_simple(dir, "trace_options", trace_options_show,
 		      trace_options_store, 0);
 	create_simple(dir, "README", readme_show, NULL, 0);

@@ -5,9 +5,9 @@
  * offsets and sizes), the symbols and the saved comms from it, then
  * walks each CPU's pages and prints the events of all CPUs in time
  * order, a line each, as the host's `trace-cmd report -N` prints the
- * tracers' events: function, funcgraph_entry, funcgraph_exit, print
- * and bprint (its format found by address in the printk section) by
- * their print fmt, other events as `report -R` does, field=value.
+ * tracers' events: function, funcgraph_entry, funcgraph_exit, print,
+ * bprint (its format found by address in the printk section) and
+ * raw_data by their print fmt, other events as `report -R` does, field=value.
  *
  * The file is outside input: every length is checked against the end,
  * and a file that does not parse is EINVAL, not a crash.
@@ -622,6 +622,7 @@ static void print_info(struct shell_out *out, const struct dat_reader *r,
 		       const struct dat_event *e, const u8 *rec, u32 len)
 {
 	const char *name = e->name;
+	u32 off;
 
 	if (!strcmp(name, "function")) {
 		sh_puts(out, " ");
@@ -646,6 +647,10 @@ static void print_info(struct shell_out *out, const struct dat_reader *r,
 		print_string(out, rec, len, field(e, "buf"));
 	} else if (!strcmp(name, "bprint") && field(e, "buf")) {
 		print_bprint(out, r, e, rec, len);
+	} else if (!strcmp(name, "raw_data") && field(e, "buf")) {
+		off = field(e, "buf")->offset;
+		sh_printf(out, "id:%04x %08x", (u32)num(e, rec, len, "id"),
+			  off < len ? rec[off] : 0);	/* char is unsigned */
 	} else {
 		print_fields(out, e, rec, len);
 	}

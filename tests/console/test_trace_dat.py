@@ -109,7 +109,7 @@ def check_counts(path, report_lines):
     assert read == [per_cpu.get(0, 0), per_cpu.get(1, 0)], (read, per_cpu)
     summary = trace_cmd('dump', '--summary', path)
     for want in ('\t\t6\t[Version]\n', '\t\t8\t[Bytes in a long]\n',
-                 '\t[Ftrace format, 6 events]\n',
+                 '\t[Ftrace format, 7 events]\n',
                  '\t2 [CPUs with tracing data]\n',
                  '\t[Flyrecord tracing data]\n'):
         assert want in summary, summary
@@ -202,6 +202,28 @@ def test_bprint(k):
         assert (r['event'], r['rest']) == ('bprint', g['rest']), (g[0], r[0])
     check_counts(path, lines)
     guest_report(k, 'bprint', '-N')
+
+
+def test_raw_data(k):
+    """trace_marker_raw's events, converted into Linux's raw_data
+    entries: trace-cmd prints the id and the first byte by the print
+    fmt, `id:%04x %08x`."""
+    need_trace_cmd()
+    k.check(k.run(r"printf '\052\000\000\000\201\002\003' > /tmp/raw"), '')
+    guest, path = capture(k, '-p nop', f'dd if=/tmp/raw '
+                          f'of={T}/trace_marker_raw bs=7; '
+                          f'dd if=/tmp/raw of={T}/trace_marker_raw bs=4',
+                          'raw_data')
+    lines = report(path, '-N')
+    assert len(lines) == len(guest) == 2, (lines, guest)
+    for g, r in zip(parse(GUEST, guest), parse(REPORT, lines)):
+        same_task_and_time(g, r)
+    assert [g['rest'] for g in parse(GUEST, guest)] == [
+        '# 2a buf: 81 02 03' + ' 00' * 13, '# 2a buf:' + ' 00' * 16]
+    assert [(r['event'], r['rest']) for r in parse(REPORT, lines)] == [
+        ('raw_data', 'id:002a 00000081'), ('raw_data', 'id:002a 00000000')]
+    check_counts(path, lines)
+    guest_report(k, 'raw_data', '-N')
 
 
 def screenshot(dat, png):
