@@ -465,6 +465,8 @@ void tracing_record_cmdline(struct task *t);
 void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
 void trace_saved_cmdlines_show(struct seq_buf *seq, long data);
+int trace_alloc_tgid_map(void);
+void trace_saved_tgids_show(struct seq_buf *seq, long data);
 void trace_saved_cmdlines_size_show(struct seq_buf *seq, long data);
 int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data);
 

@@ -493,6 +493,7 @@ void trace_create_files(struct inode *dir)
 		      buffer_percent_store, 0);
 	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
 	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
+	create_simple(dir, "saved_tgids", trace_saved_tgids_show, NULL, 0);
 	create_simple(dir, "saved_cmdlines", trace_saved_cmdlines_show, NULL,
 		      0);
 	create_simple(dir, "saved_cmdlines_size",
