@@ -542,6 +542,7 @@ void ftrace_dump(bool all_cpus);
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
 bool trace_print_msg(struct trace_iterator *iter);
+void trace_raw_data(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);
 void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);

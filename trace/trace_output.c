@@ -173,7 +173,7 @@ static void trace_bprint_print(struct trace_iterator *iter)
 }
 
 /* Linux's trace_raw_data: the id, then every byte of the event. */
-static void trace_raw_data(struct trace_iterator *iter)
+void trace_raw_data(struct trace_iterator *iter)
 {
 	struct raw_data_entry *field = (struct raw_data_entry *)iter->ent;
 	unsigned int i;

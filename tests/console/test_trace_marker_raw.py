@@ -2,9 +2,9 @@
 (kernel/trace/trace.c: tracing_mark_raw_write): a write is an id of 4
 bytes and binary data, one ftrace:raw_data event (id 18), shown in the
 trace as trace_output.c's trace_raw_data shows it, `# ID buf: BYTES`,
-every byte of Linux's event (at least 16, zeros after the data). A
-write under 4 bytes or over 3 KiB, or with the markers option off, is
-EINVAL. The shell's printf writes a byte at a time, so the tests write
+every byte of Linux's event (at least 16, zeros after the data), and
+under function_graph as a comment. A write under 4 bytes or over 3 KiB,
+or with the markers option off, is EINVAL; over 1 KiB keeps 1 KiB. The shell's printf writes a byte at a time, so the tests write
 the bytes to a file first and dd them in one write, as one would."""
 
 import re
@@ -82,4 +82,31 @@ def test_errors(k):
     assert trace_lines(k) == []
     k.check(k.run(f'echo -n abcd > {T}/trace_marker_raw'), '')
     assert events(k) == ['# 64636261 buf:' + ' 00' * 16], events(k)
+    reset(k)
+
+
+def test_function_graph_comment(k):
+    """Under function_graph, a comment in the call tree, as Linux's
+    print_graph_comment prints any other event."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function_graph')
+    write_raw(k, r'\052\000\000\000\001\002\003', 7)
+    lines = trace_lines(k)
+    assert len(lines) == 1 and lines[0].endswith(
+        '|  /* # 2a buf: 01 02 03' + ' 00' * 13 + ' */'), lines
+    reset(k)
+
+
+def test_sizes(k):
+    """Over 3 KiB is EINVAL; over 1 KiB, the first 1 KiB is kept and the
+    write says so, the rest is another write, another event."""
+    reset(k)
+    out = k.run(f'dd if=/dev/zero of={T}/trace_marker_raw bs=3073 count=1')
+    assert out.startswith('dd: /sys/kernel/tracing/trace_marker_raw: '
+                          'Invalid argument\n'), out
+    assert trace_lines(k) == []
+    k.run(f'dd if=/dev/zero of={T}/trace_marker_raw bs=1100 count=1')
+    assert events(k) == ['# 0 buf:' + ' 00' * 1024,
+                         '# 0 buf:' + ' 00' * 76], events(k)
     reset(k)
