@@ -29,7 +29,7 @@ enum trace_type {
 	TRACE_HWLAT,
 	TRACE_OSNOISE,
 	TRACE_TIMERLAT,
-	TRACE_RAW_DATA,
+	TRACE_RAW_DATA,		/* 18 ftrace/raw_data */
 	TRACE_FUNC_REPEATS,
 	__TRACE_LAST_TYPE,
 };

@@ -366,6 +366,11 @@ int tracing_set_thresh(struct trace_array *tr, unsigned long usecs)
 int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
 	mutex_lock(&trace_types_lock);
+	if (mask == TRACE_ITER_RECORD_TGID && enabled &&
+	    trace_alloc_tgid_map()) {
+		mutex_unlock(&trace_types_lock);
+		return -ENOMEM;
+	}
 	if (enabled)
 		tr->trace_flags |= mask;
 	else

@@ -98,6 +98,16 @@ struct print_entry {
 };
 
 /*
+ * A trace_marker_raw write (Linux's raw_data_entry): the id, then the
+ * payload and zeros to the length Linux's event has (trace_marker.c).
+ */
+struct raw_data_entry {
+	struct trace_entry ent;
+	u32 id;
+	u8 buf[];
+};
+
+/*
  * trace_printk's with a constant format (Linux's bprint_entry): the
  * format's address and its arguments as vbin_printf keeps them.
  */
@@ -498,6 +508,8 @@ void printk_formats_show(struct seq_buf *s, long data);
 /* trace_marker.c */
 ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 			   size_t cnt);
+ssize_t tracing_mark_raw_write(struct trace_array *tr, const char *ubuf,
+			       size_t cnt);
 int trace_print_record(struct trace_array *tr, unsigned long ip,
 		       const char *text, size_t len);
 
@@ -506,6 +518,8 @@ void tracing_record_cmdline(struct task *t);
 void tracing_start_cmdline_record(void);
 void trace_find_cmdline(int pid, char comm[TASK_COMM_LEN]);
 void trace_saved_cmdlines_show(struct seq_buf *seq, long data);
+int trace_alloc_tgid_map(void);
+void trace_saved_tgids_show(struct seq_buf *seq, long data);
 void trace_saved_cmdlines_size_show(struct seq_buf *seq, long data);
 int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data);
 
@@ -589,6 +603,7 @@ void ftrace_dump(bool all_cpus);
 /* trace_output.c */
 void print_trace_line(struct trace_iterator *iter);
 bool trace_print_msg(struct trace_iterator *iter);
+void trace_raw_data(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);
 void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);

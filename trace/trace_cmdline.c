@@ -6,6 +6,12 @@
  * does nothing for it and a task that has exited still shows by name.
  * Unknown pids print as <...>. saved_cmdlines lists the map,
  * saved_cmdlines_size gives and sets its size.
+ *
+ * saved_tgids (Linux's tgid_map) lists the pids switched in while the
+ * record-tgid option is on, each with its thread group id. Every task
+ * here is its own thread group, so that id is the pid, and one bit a
+ * pid is the whole map; it is made when record-tgid is first set, as
+ * Linux's is, and kept after.
  */
 #include "kernel.h"
 #include "string.h"
@@ -30,6 +36,8 @@ static struct saved_cmdline *saved_cmdlines = saved_cmdlines_boot;
 static unsigned int cmdline_num = SAVED_CMDLINES_DEFAULT;
 static DEFINE_SPINLOCK(cmdline_lock);
 
+static unsigned long *tgid_map;		/* a bit a pid, PID_MAX of them */
+
 /* From the scheduler: never wait for the lock, the next switch will do. */
 void tracing_record_cmdline(struct task *t)
 {
@@ -43,10 +51,23 @@ void tracing_record_cmdline(struct task *t)
 	spin_unlock(&cmdline_lock);
 }
 
+/* An atomic or: another CPU may set a bit of the same word. */
+static void tracing_record_tgid(struct task *t)
+{
+	unsigned long *map = READ_ONCE(tgid_map);
+
+	if (map && t->pid)
+		__atomic_fetch_or(&map[t->pid / BITS_PER_LONG],
+				  1UL << (t->pid % BITS_PER_LONG),
+				  __ATOMIC_RELAXED);
+}
+
 static void record_switch(struct task *prev, struct task *next)
 {
 	if (global_trace.trace_flags & TRACE_ITER_RECORD_CMD)
 		tracing_record_cmdline(next);
+	if (global_trace.trace_flags & TRACE_ITER_RECORD_TGID)
+		tracing_record_tgid(next);
 }
 
 static int record_one(struct task *t, void *data)
@@ -123,4 +144,37 @@ int trace_saved_cmdlines_size_store(char *buf, struct file *file, long data)
 	if (old != saved_cmdlines_boot)
 		kfree(old);
 	return 0;
+}
+
+/*
+ * Before record-tgid is first set (Linux's trace_alloc_tgid_map), under
+ * trace_types_lock: zeroed before the switch hook can see it.
+ */
+int trace_alloc_tgid_map(void)
+{
+	unsigned long *map;
+
+	if (tgid_map)
+		return 0;
+	map = kzalloc(BITS_TO_LONGS(PID_MAX) * sizeof(long));
+	if (!map)
+		return -ENOMEM;
+	__atomic_store_n(&tgid_map, map, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* saved_tgids: "PID TGID", one a line, by pid (Linux's saved_tgids_show). */
+void trace_saved_tgids_show(struct seq_buf *seq, long data)
+{
+	unsigned long *map = READ_ONCE(tgid_map);
+	int pid;
+
+	for (pid = 1; map && pid < PID_MAX; pid++) {
+		if (!map[pid / BITS_PER_LONG]) {
+			pid |= BITS_PER_LONG - 1;	/* the word is empty */
+			continue;
+		}
+		if (map[pid / BITS_PER_LONG] & 1UL << (pid % BITS_PER_LONG))
+			seq_printf(seq, "%d %d\n", pid, pid);
+	}
 }

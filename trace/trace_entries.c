@@ -38,6 +38,12 @@ static struct trace_event_field bprint_fields[] = {
 	{ 0 },
 };
 
+static struct trace_event_field raw_data_fields[] = {
+	FIELD("unsigned int", "id", 8, 4, 0),
+	FIELD("char[]", "buf", 12, 0, 0),
+	{ 0 },
+};
+
 static struct trace_event_field funcgraph_entry_fields[] = {
 	FIELD("unsigned long", "func", 8, 8, 0),
 	FIELD("int", "depth", 16, 4, 1),
@@ -88,3 +94,5 @@ FTRACE_ENTRY(kernel_stack, TRACE_STACK,
 FTRACE_ENTRY(print, TRACE_PRINT, "\"%ps: %s\", (void *)REC->ip, REC->buf");
 FTRACE_ENTRY(bprint, TRACE_BPRINT,
 	     "\"%ps: %s\", (void *)REC->ip, REC->fmt");
+FTRACE_ENTRY(raw_data, TRACE_RAW_DATA,
+	     "\"id:%04x %08x\", REC->id, (int)REC->buf[0]");

@@ -382,6 +382,8 @@ static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 	seq_puts(s, "/* ");
 	if (entry_type(iter->ent) == TRACE_RAW_EVENT)
 		trace_event_print(s, iter->ent);
+	else if (entry_type(iter->ent) == TRACE_RAW_DATA)
+		trace_raw_data(iter);
 	else
 		trace_print_msg(iter);
 	if (!s->overflow && s->len && s->buf[s->len - 1] == '\n')
@@ -403,6 +405,7 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 		return TRACE_TYPE_HANDLED;
 	case TRACE_PRINT:
 	case TRACE_BPRINT:
+	case TRACE_RAW_DATA:
 	case TRACE_RAW_EVENT:
 		print_graph_comment(iter, flags);
 		return TRACE_TYPE_HANDLED;

@@ -172,6 +172,18 @@ static void trace_bprint_print(struct trace_iterator *iter)
 	trace_seq_bprint(&iter->seq, field, iter->ent_size);
 }
 
+/* Linux's trace_raw_data: the id, then every byte of the event. */
+void trace_raw_data(struct trace_iterator *iter)
+{
+	struct raw_data_entry *field = (struct raw_data_entry *)iter->ent;
+	unsigned int i;
+
+	seq_printf(&iter->seq, "# %x buf:", field->id);
+	for (i = sizeof(*field); i < iter->ent_size; i++)
+		seq_printf(&iter->seq, " %02x", field->buf[i - sizeof(*field)]);
+	seq_puts(&iter->seq, "\n");
+}
+
 static void print_event(struct trace_iterator *iter)
 {
 	switch (entry_type(iter->ent)) {
@@ -186,6 +198,9 @@ static void print_event(struct trace_iterator *iter)
 		break;
 	case TRACE_BPRINT:
 		trace_bprint_print(iter);
+		break;
+	case TRACE_RAW_DATA:
+		trace_raw_data(iter);
 		break;
 	case TRACE_RAW_EVENT:
 		trace_event_print(&iter->seq, iter->ent);
@@ -242,6 +257,8 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 		seq_printf(s, "# %x %s", print->ip, print->buf);
 	else if (entry_type(iter->ent) == TRACE_BPRINT)
 		trace_bprint_raw(iter);
+	else if (entry_type(iter->ent) == TRACE_RAW_DATA)
+		trace_raw_data(iter);
 	else
 		seq_printf(s, "%u ?\n", entry_type(iter->ent));
 	return true;

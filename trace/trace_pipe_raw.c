@@ -76,14 +76,27 @@ struct raw_print {
 	char buf[];
 };
 
+struct raw_bprint {
+	struct raw_common ent;
+	u64 ip;
+	u64 fmt;			/* as printk_formats lists it */
+	u32 buf[];			/* vbin_printf's words */
+};
+
+struct raw_data {
+	struct raw_common ent;
+	u32 id;
+	u8 buf[];
+};
+
 struct raw_stack {
 	struct raw_common ent;
 	int size;
 	u64 caller[FTRACE_STACK_ENTRIES];	/* zeros after size */
 };
 
-/* Room for the largest entry: a trace_marker text. */
-#define RAW_ENTRY_MAX	(sizeof(struct raw_print) + TRACE_MARKER_MAX + 2)
+/* Room for the largest entry: a trace_printk's arguments. */
+#define RAW_ENTRY_MAX	(sizeof(struct raw_bprint) + TRACE_MARKER_MAX)
 
 struct raw_reader {
 	struct trace_array *tr;
@@ -124,6 +137,31 @@ static u32 raw_print(struct raw_print *r, const struct print_entry *e)
 	memcpy(r->buf, e->buf, len);
 	memset(r->buf + len, 0, 2);
 	return sizeof(*r) + len + 2;
+}
+
+/* The arguments' words, as many as the event holds. */
+static u32 raw_bprint(struct raw_bprint *r, const struct bprint_entry *e,
+		      u32 size)
+{
+	u32 len = size > sizeof(*e) ? size - sizeof(*e) : 0;
+
+	len = min(len, (u32)TRACE_MARKER_MAX);
+	r->ip = e->ip;
+	r->fmt = e->fmt;
+	memcpy(r->buf, e->buf, len);
+	return sizeof(*r) + len;
+}
+
+/* The id and the bytes after it, as Linux's event holds them. */
+static u32 raw_data(struct raw_data *r, const struct raw_data_entry *e,
+		    u32 size)
+{
+	u32 len = size > sizeof(*e) ? size - sizeof(*e) : 0;
+
+	len = min(len, (u32)TRACE_MARKER_MAX);
+	r->id = e->id;
+	memcpy(r->buf, e->buf, len);
+	return sizeof(*r) + len;
 }
 
 static u32 raw_stack(struct raw_stack *r, const struct stack_entry *e)
@@ -170,6 +208,12 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 		break;
 	case TRACE_PRINT:
 		len = raw_print(out, (const void *)e);
+		break;
+	case TRACE_BPRINT:
+		len = raw_bprint(out, (const void *)e, size);
+		break;
+	case TRACE_RAW_DATA:
+		len = raw_data(out, (const void *)e, size);
 		break;
 	case TRACE_STACK:
 		len = raw_stack(out, (const void *)e);

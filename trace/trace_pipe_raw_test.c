@@ -4,8 +4,9 @@
  * pause between that a 27-bit delta cannot span; the page read back
  * is decoded here as libtraceevent's kbuffer decodes it, and each
  * event's time, type and text must be those the ring buffer held.
- * Then the rules of reads: smaller than a page, consuming, empty; and
- * what a function event costs to read this way, against trace_pipe.
+ * Then a bprint's and a trace_marker_raw's entries in Linux's layout;
+ * the rules of reads: smaller than a page, consuming, empty; and what a
+ * function event costs to read this way, against trace_pipe.
  */
 #include "kernel.h"
 #include "string.h"
@@ -166,6 +167,64 @@ static void raw_test_page_layout(struct kunit *t)
 	kfree(page);
 }
 
+static const char bprint_fmt[] = "%d %llx\n";
+
+static void write_bprint_and_raw(void *arg)
+{
+	__trace_bprintk(0x80201234, bprint_fmt, 0x1234, 0x5678abcdef0ULL);
+	vfs_write_file(T "trace_marker_raw", 0, "abcdefg");
+	kthread_exit(0);
+}
+
+static u32 word_at(const struct decoded *e, u32 off)
+{
+	u32 w;
+
+	memcpy(&w, e->data + off, 4);
+	return w;
+}
+
+/*
+ * bprint_entry: ip, the format's address, vbin_printf's words (an int,
+ * a long long at 4-byte alignment); raw_data_entry: the id, the rest,
+ * zeros to Linux's length (12 + at least 13 bytes, 4-aligned).
+ */
+static void raw_test_bprint_and_raw_data(struct kunit *t)
+{
+	struct task *w = kthread_create_on_cpu(write_bprint_and_raw, NULL,
+					       "raw_b", 0);
+	u8 *page = kzalloc(PAGE_SIZE);
+	struct decoded ev[MAX_EVENTS];
+	struct file *f;
+	int extends = 0;
+
+	KUNIT_EXPECT_EQ(t, vfs_write_file(T "trace", O_TRUNC, ""), 0);
+	KUNIT_EXPECT_TRUE(t, w && page);
+	if (!w || !page) {
+		kfree(page);
+		return;
+	}
+	kthread_start(w);
+	kthread_wait(w);
+	KUNIT_EXPECT_EQ(t, vfs_open(NULL, RAW0, O_RDONLY | O_NONBLOCK, &f), 0);
+	KUNIT_EXPECT_EQ(t, read_raw(f, page, PAGE_SIZE), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(t, decode_page(page, ev, MAX_EVENTS, &extends), 2);
+	KUNIT_EXPECT_EQ(t, ev[0].len, 24 + 12);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 0) & 0xffff, TRACE_BPRINT);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 8), 0x80201234);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 16), (u32)(unsigned long)bprint_fmt);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 24), 0x1234);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 28), 0x8abcdef0);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[0], 32), 0x567);
+	KUNIT_EXPECT_EQ(t, ev[1].len, 28);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[1], 0) & 0xffff, TRACE_RAW_DATA);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[1], 8), 0x64636261);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[1], 12), 0x676665);
+	KUNIT_EXPECT_EQ(t, word_at(&ev[1], 24), 0);
+	KUNIT_EXPECT_EQ(t, vfs_close(f), 0);
+	kfree(page);
+}
+
 /* A read smaller than a page: the events that fit, then the page's rest. */
 static void raw_test_small_reads(struct kunit *t)
 {
@@ -280,4 +339,5 @@ static void raw_test_cost(struct kunit *t)
 SELFTEST_SUITE(trace_pipe_raw,
 	KUNIT_CASE(raw_test_page_layout),
 	KUNIT_CASE(raw_test_small_reads),
+	KUNIT_CASE(raw_test_bprint_and_raw_data),
 	KUNIT_CASE(raw_test_cost));

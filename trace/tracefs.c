@@ -439,6 +439,17 @@ static int trace_marker_store(char *buf, struct file *file, long data)
 	return ret < 0 ? ret : 0;
 }
 
+static ssize_t tracing_mark_raw_fop_write(struct file *file, const char *buf,
+					  size_t n)
+{
+	return tracing_mark_raw_write(&global_trace, buf, n);
+}
+
+/* Each write is one event, so not a simple file, which joins them. */
+static const struct file_operations tracing_mark_raw_fops = {
+	.write = tracing_mark_raw_fop_write,
+};
+
 static const char readme_msg[] =
 	"tracing mini-HOWTO:\n\n"
 	"# echo 0 > tracing_on : quick way to stop recording\n"
@@ -587,6 +598,8 @@ void init_tracer_tracefs(struct trace_array *tr, struct inode *dir)
 			       data);
 	if (marker)
 		marker->mode = S_IFREG | 0220;	/* write-only, as Linux's */
+	vfs_create(dir, "trace_marker_raw", S_IFREG | 0220,
+		   &tracing_mark_raw_fops, NULL);
 	create_simple(dir, "trace_options", trace_options_show,
 		      trace_options_store, data);
 	vfs_create(dir, "free_buffer", S_IFREG | 0200, &free_buffer_fops, NULL);
@@ -615,6 +628,7 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
+	create_simple(dir, "saved_tgids", trace_saved_tgids_show, NULL, 0);
 	create_simple(dir, "saved_cmdlines", trace_saved_cmdlines_show, NULL,
 		      0);
 	create_simple(dir, "saved_cmdlines_size",

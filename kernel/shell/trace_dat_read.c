@@ -5,8 +5,9 @@
  * offsets and sizes), the symbols and the saved comms from it, then
  * walks each CPU's pages and prints the events of all CPUs in time
  * order, a line each, as the host's `trace-cmd report -N` prints the
- * tracers' events: function, funcgraph_entry, funcgraph_exit and print
- * by their print fmt, other events as `report -R` does, field=value.
+ * tracers' events: function, funcgraph_entry, funcgraph_exit, print,
+ * bprint (its format found by address in the printk section) and
+ * raw_data by their print fmt, other events as `report -R` does, field=value.
  *
  * The file is outside input: every length is checked against the end,
  * and a file that does not parse is EINVAL, not a crash.
@@ -27,6 +28,7 @@
 #define RB_TYPE_TIME_EXTEND	30
 #define RB_TYPE_TIME_STAMP	31
 #define RB_COMMIT_MASK		0xfffff	/* the flags above it: lost events */
+#define BPRINT_TEXT_MAX		1024	/* Linux's TRACE_BUF_SIZE */
 
 struct dat_field {
 	char name[FIELD_NAME];
@@ -65,6 +67,10 @@ struct dat_reader {
 	int nr_events, max_events;
 	struct dat_sym *syms;
 	int nr_syms;
+	struct dat_sym *printk;		/* trace_printk's formats */
+	int nr_printk;
+	u32 *words;			/* one bprint's arguments */
+	char *text;			/* and its text */
 	char *cmdlines;			/* "pid comm" lines, NULs for '\n' */
 	int nr_cpus;
 	struct dat_cpu *cpus;
@@ -287,6 +293,65 @@ static const char *sym_name(const struct dat_reader *r, u64 addr)
 	return lo ? r->syms[lo - 1].name : NULL;
 }
 
+/* A printk format's text in place, its escapes undone. */
+static char *unescape(char *s, char *end)
+{
+	char *from, *to = s;
+
+	for (from = s; from < end; from++) {
+		if (*from == '\\' && from + 1 < end &&
+		    strchr("nt\"", from[1])) {
+			from++;
+			*to++ = *from == 'n' ? '\n' : *from == 't' ? '\t' : '"';
+		} else {
+			*to++ = *from;
+		}
+	}
+	*to = 0;
+	return s;
+}
+
+/* printk_formats' lines: `0xADDR : "FORMAT"`. */
+static int read_printk(struct dat_reader *r)
+{
+	u32 size = take_num(r, 4);
+	char *text = (char *)take(r, size), *end, *p, *nl;
+	u64 addr;
+	int n = 0;
+
+	if (!text)
+		return -EINVAL;
+	end = text + size;
+	for (p = text; p < end; p++)
+		n += *p == '\n';
+	r->printk = kmalloc((n + 1) * sizeof(*r->printk));
+	r->words = kmalloc(BPRINT_TEXT_MAX);
+	r->text = kmalloc(BPRINT_TEXT_MAX);
+	if (!r->printk || !r->words || !r->text)
+		return -ENOMEM;
+	for (p = text; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
+		char *quote = memchr(p, '"', nl - p);
+
+		if (quote && nl[-1] == '"' && nl - 1 > quote &&
+		    !strncmp(p, "0x", 2) && parse_num(p + 2, 16, &addr)) {
+			r->printk[r->nr_printk].addr = addr;
+			r->printk[r->nr_printk++].name =
+				unescape(quote + 1, nl - 1);
+		}
+	}
+	return 0;
+}
+
+static const char *printk_format(const struct dat_reader *r, u64 addr)
+{
+	int i;
+
+	for (i = 0; i < r->nr_printk; i++)
+		if (r->printk[i].addr == addr)
+			return r->printk[i].name;
+	return NULL;
+}
+
 static int read_cmdlines(struct dat_reader *r)
 {
 	u64 size = take_num(r, 8);
@@ -376,8 +441,7 @@ static int read_header(struct dat_reader *r)
 	      read_kallsyms(r);
 	if (err)
 		return err;
-	take(r, take_num(r, 4));		/* printk formats */
-	err = read_cmdlines(r);
+	err = read_printk(r) ?: read_cmdlines(r);
 	if (err)
 		return err;
 	r->nr_cpus = take_num(r, 4);
@@ -529,11 +593,36 @@ static void print_fields(struct shell_out *out, const struct dat_event *e,
 	}
 }
 
+/*
+ * trace_printk's text: the format the printk section gives for the
+ * event's fmt, with vbin_printf's words from buf to the event's end;
+ * an unknown format prints the caller alone.
+ */
+static void print_bprint(struct shell_out *out, const struct dat_reader *r,
+			 const struct dat_event *e, const u8 *rec, u32 len)
+{
+	const char *fmt = printk_format(r, num(e, rec, len, "fmt"));
+	u32 off = field(e, "buf")->offset;
+	size_t n = off < len ? min(len - off, (u32)BPRINT_TEXT_MAX) : 0;
+
+	print_sym(out, r, num(e, rec, len, "ip"));
+	sh_puts(out, ": ");
+	if (!fmt)
+		return;
+	memcpy(r->words, rec + off, n);	/* the file's words may be unaligned */
+	n = bstr_printf(r->text, BPRINT_TEXT_MAX, fmt, r->words, n / 4);
+	n = min(n, (size_t)BPRINT_TEXT_MAX - 1);
+	if (n && r->text[n - 1] == '\n')	/* the line's end, as trace-cmd */
+		r->text[n - 1] = 0;
+	sh_puts(out, r->text);
+}
+
 /* The tracers' events by their print fmt (trace/trace_entries.c). */
 static void print_info(struct shell_out *out, const struct dat_reader *r,
 		       const struct dat_event *e, const u8 *rec, u32 len)
 {
 	const char *name = e->name;
+	u32 off;
 
 	if (!strcmp(name, "function")) {
 		sh_puts(out, " ");
@@ -556,6 +645,12 @@ static void print_info(struct shell_out *out, const struct dat_reader *r,
 		print_sym(out, r, num(e, rec, len, "ip"));
 		sh_puts(out, ": ");
 		print_string(out, rec, len, field(e, "buf"));
+	} else if (!strcmp(name, "bprint") && field(e, "buf")) {
+		print_bprint(out, r, e, rec, len);
+	} else if (!strcmp(name, "raw_data") && field(e, "buf")) {
+		off = field(e, "buf")->offset;
+		sh_printf(out, "id:%04x %08x", (u32)num(e, rec, len, "id"),
+			  off < len ? rec[off] : 0);	/* char is unsigned */
 	} else {
 		print_fields(out, e, rec, len);
 	}
@@ -664,6 +759,9 @@ int trace_dat_report(struct shell_out *out, const char *path)
 	}
 	kfree(r.cpus);
 	kfree(r.cmdlines);
+	kfree(r.text);
+	kfree(r.words);
+	kfree(r.printk);
 	kfree(r.syms);
 	kfree(r.events);
 	kfree(r.buf);

@@ -109,7 +109,7 @@ def check_counts(path, report_lines):
     assert read == [per_cpu.get(0, 0), per_cpu.get(1, 0)], (read, per_cpu)
     summary = trace_cmd('dump', '--summary', path)
     for want in ('\t\t6\t[Version]\n', '\t\t8\t[Bytes in a long]\n',
-                 '\t[Ftrace format, 5 events]\n',
+                 '\t[Ftrace format, 7 events]\n',
                  '\t2 [CPUs with tracing data]\n',
                  '\t[Flyrecord tracing data]\n'):
         assert want in summary, summary
@@ -185,6 +185,45 @@ def test_sched_events(k):
         assert g['rest'] == f'{r["event"]}: {r["rest"]}', (g[0], r[0])
     check_counts(path, lines)
     guest_report(k, 'sched', '-R')
+
+
+def test_bprint(k):
+    """trace_printk's events: trace-cmd finds each format by its
+    address in the printk section and prints the binary arguments as
+    the guest's `cat trace` does."""
+    need_trace_cmd()
+    guest, path = capture(k, '-p nop', 'run printk 3', 'bprint')
+    lines = report(path, '-N')
+    assert len(lines) == len(guest) == 3, (lines, guest)
+    for i, (g, r) in enumerate(zip(parse(GUEST, guest),
+                                   parse(REPORT, lines)), 1):
+        same_task_and_time(g, r)
+        assert g['rest'].startswith(f'printk_demo_step: step {i} of 3: ')
+        assert (r['event'], r['rest']) == ('bprint', g['rest']), (g[0], r[0])
+    check_counts(path, lines)
+    guest_report(k, 'bprint', '-N')
+
+
+def test_raw_data(k):
+    """trace_marker_raw's events, converted into Linux's raw_data
+    entries: trace-cmd prints the id and the first byte by the print
+    fmt, `id:%04x %08x`."""
+    need_trace_cmd()
+    k.check(k.run(r"printf '\052\000\000\000\201\002\003' > /tmp/raw"), '')
+    guest, path = capture(k, '-p nop', f'dd if=/tmp/raw '
+                          f'of={T}/trace_marker_raw bs=7; '
+                          f'dd if=/tmp/raw of={T}/trace_marker_raw bs=4',
+                          'raw_data')
+    lines = report(path, '-N')
+    assert len(lines) == len(guest) == 2, (lines, guest)
+    for g, r in zip(parse(GUEST, guest), parse(REPORT, lines)):
+        same_task_and_time(g, r)
+    assert [g['rest'] for g in parse(GUEST, guest)] == [
+        '# 2a buf: 81 02 03' + ' 00' * 13, '# 2a buf:' + ' 00' * 16]
+    assert [(r['event'], r['rest']) for r in parse(REPORT, lines)] == [
+        ('raw_data', 'id:002a 00000081'), ('raw_data', 'id:002a 00000000')]
+    check_counts(path, lines)
+    guest_report(k, 'raw_data', '-N')
 
 
 def screenshot(dat, png):

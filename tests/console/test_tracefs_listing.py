@@ -48,8 +48,7 @@ events set_event available_events max_graph_depth printk_formats'''.split()
 # Not here yet, and why (docs/tracefs.md keeps the same list).
 ABSENT = {
     # not built yet
-    'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
-    'tracing_cpumask',
+    'set_ftrace_notrace_pid', 'tracing_cpumask',
 }
 # Linux 6.1 has these too with FUNCTION_PROFILER, STACK_TRACER and
 # TRACER_SNAPSHOT; the reference's listing was taken without them.

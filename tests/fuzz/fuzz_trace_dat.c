@@ -20,6 +20,16 @@
 #include "fuzz.h"
 #include "../../lib/string.c"
 #include "../../lib/kstrtox.c"
+/* bstr_printf for bprint events; the kernel's formatter has libc's names. */
+#define vsnprintf rv_vsnprintf
+#define snprintf rv_snprintf
+#define scnprintf rv_scnprintf
+#define put vsprintf_put
+#include "../../lib/vsprintf.c"
+#undef vsnprintf
+#undef snprintf
+#undef scnprintf
+#undef put
 #include "../../kernel/shell/name_list.c"
 #include "../../kernel/shell/trace_dat.c"
 #include "../../kernel/shell/trace_dat_read.c"
@@ -306,6 +316,14 @@ static void ref_addr(char *buf, size_t size, u64 addr)
 		snprintf(buf, size, "%s", ref_sym(addr));
 	else
 		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+}
+
+/* A bprint format's %ps, as the small table names the address. */
+size_t sprint_symbol(char *buf, size_t size, unsigned long addr,
+		     bool with_offset)
+{
+	ref_addr(buf, size, addr);
+	return strlen(buf);
 }
 
 static const char *ref_comm(int pid)
