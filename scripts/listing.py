@@ -27,13 +27,15 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), '..'))
 
 # The path of one call of fib while the function tracer and another ops
-# are on, so that ftrace_call goes through the list function: the C
-# path of every step (ftrace_fast.S is its shortcut for one ops alone).
+# both want it, so that its ops literal is ftrace_list_ops and
+# ftrace_call goes through the list function: the C path of every step
+# (ftrace_fast.S is its shortcut for a site that one ops alone wants).
 CORE = [
     'kernel/demo/workloads.c:fib',
     'arch/riscv/kernel/mcount-dyn.S:ftrace_caller',
     'arch/riscv/include/asm/asm.h:PREEMPT_DISABLE',
-    'arch/riscv/include/asm/asm.h:FTRACE_CALL_SLOTS',
+    'arch/riscv/include/asm/asm.h:FTRACE_CALL_SLOT',
+    'arch/riscv/include/asm/asm.h:FTRACE_GRAPH_CALL_SLOT',
     'arch/riscv/include/asm/asm.h:PREEMPT_ENABLE',
     'trace/ftrace.c:ftrace_ops_list_func',
     'trace/ftrace.c:ftrace_ops_test',
