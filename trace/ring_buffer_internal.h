@@ -82,6 +82,7 @@ struct trace_buffer {
 	int nr_cpus;
 	struct mutex reader_lock;	/* readers, resize, reset */
 	struct ring_buffer_per_cpu *buffers[NR_CPUS];
+	unsigned long cpus_off;		/* CPUs tracing_cpumask leaves out */
 };
 
 _Static_assert(offsetof(struct trace_buffer, record_disabled) == 0,

@@ -415,6 +415,9 @@ void stack_trace_copy(struct stack_trace_copy *c);
 void stack_trace_set_max(unsigned long size);
 void stack_trace_init(struct inode *dir);
 
+/* trace_cpumask.c: tracing_cpumask */
+void tracing_cpumask_init(struct inode *dir);
+
 /* trace_selftest.c: a selftest suite's init that skips while tracing */
 struct kunit;
 void tracing_selftest_need_defaults(struct kunit *t);

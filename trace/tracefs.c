@@ -491,4 +491,5 @@ void trace_create_files(struct inode *dir)
 	trace_events_create_files(dir);
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
+	tracing_cpumask_init(dir);
 }
