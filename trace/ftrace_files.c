@@ -287,7 +287,15 @@ static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 		   ftrace_nr_pages());
 }
 
-/* ---- set_ftrace_pid -------------------------------------------------------- */
+/* ---- set_ftrace_pid, set_ftrace_notrace_pid ------------------------------ */
+
+/* The file's list: inode->private is true for set_ftrace_notrace_pid. */
+static int pid_file_write(struct inode *inode, const char *buf, bool append)
+{
+	if (inode->private)
+		return trace_notrace_pid_write(&global_trace, buf, append);
+	return trace_pid_write(&global_trace, buf, append);
+}
 
 /*
  * `>` empties the list at open (Linux's ftrace_pid_open), so a failed
@@ -303,14 +311,17 @@ static int ftrace_pid_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
-		ret = trace_pid_write(&global_trace, "", false);
+		ret = pid_file_write(inode, "", false);
 		if (ret) {
 			seq_free(seq);
 			kfree(seq);
 			return ret;
 		}
 	}
-	trace_pid_show(&global_trace, seq);
+	if (inode->private)
+		trace_notrace_pid_show(&global_trace, seq);
+	else
+		trace_pid_show(&global_trace, seq);
 	file->private = seq;
 	return 0;
 }
@@ -329,7 +340,7 @@ static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 		return -ENOMEM;
 	memcpy(copy, buf, n);
 	copy[n] = 0;
-	ret = trace_pid_write(&global_trace, copy, true);
+	ret = pid_file_write(file->inode, copy, true);
 	kfree(copy);
 	return ret ? ret : (ssize_t)n;
 }
@@ -370,6 +381,8 @@ void ftrace_create_files(struct inode *dir)
 		   &ftrace_filter_fops, (void *)&set_graph_notrace);
 	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
 		   NULL);
+	vfs_create(dir, "set_ftrace_notrace_pid", S_IFREG | 0644,
+		   &ftrace_pid_fops, (void *)1);
 	create_simple(dir, "available_filter_functions",
 		      available_filter_functions_show, NULL, 0);
 	create_simple(dir, "enabled_functions", enabled_functions_show, NULL,

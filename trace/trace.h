@@ -276,9 +276,10 @@ struct trace_array {
 	int clock_id;
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
-	struct trace_pid_list *function_pids;
+	struct trace_pid_list *function_pids;	/* or trace_pid_every */
 	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
 	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
+	struct trace_pid_list *function_no_pids;	/* set_ftrace_notrace_pid */
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
 	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
 	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
@@ -469,9 +470,13 @@ void trace_pid_list_free(struct trace_pid_list *list);
 unsigned int trace_pid_list_count(const struct trace_pid_list *list);
 void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
+int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
+			    bool append);
+void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);
 extern int ftrace_pid_cache_pid[NR_CPUS];
 extern bool ftrace_pid_cache_ok[NR_CPUS];
-bool ftrace_pid_cache_fill(struct trace_pid_list *pids, int cpu, int pid);
+bool ftrace_pid_cache_fill(struct trace_array *tr,
+			   struct trace_pid_list *pids, int cpu, int pid);
 /* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
@@ -482,7 +487,7 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 		return false;
 	cpu = this_cpu()->id;
 	if (ftrace_pid_cache_pid[cpu] != current->pid)
-		return !ftrace_pid_cache_fill(pids, cpu, current->pid);
+		return !ftrace_pid_cache_fill(tr, pids, cpu, current->pid);
 	return !ftrace_pid_cache_ok[cpu];
 }
 
