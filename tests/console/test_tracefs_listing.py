@@ -50,8 +50,7 @@ ABSENT = {
     # instance trace arrays are not built yet
     'instances',
     # not built yet
-    'saved_tgids', 'set_ftrace_notrace_pid', 'trace_marker_raw',
-    'tracing_cpumask',
+    'saved_tgids', 'trace_marker_raw',
 }
 # Linux 6.1 has these too with FUNCTION_PROFILER, STACK_TRACER and
 # TRACER_SNAPSHOT; the reference's listing was taken without them.
