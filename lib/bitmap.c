@@ -1,15 +1,23 @@
 /*
- * bitmap.c: a CPU mask from its hex text, as Linux's lib/bitmap.c
- * bitmap_parse reads tracing_cpumask: 32-bit chunks of up to 8 hex
- * digits, most significant first, separated by commas; white space
- * around the whole is ignored, and nothing at all is the empty mask.
+ * bitmap.c: a CPU mask from its hex text, for tracing_cpumask, the way
+ * Linux 6.1's lib/bitmap.c:bitmap_parse reads it: the text ends at its
+ * first newline and is read from the end, one 32-bit chunk of up to 8
+ * hex digits at a time; commas and white space separate the chunks,
+ * any number of them, so nothing at all is the empty mask.
  */
 #include "kernel.h"
 #include "string.h"
 #include "ctype.h"
 #include "bitmap.h"
 
-static int hex_digit(char c)
+#define BITS_TO_U32(n)	(((n) + 31) / 32)
+
+static bool end_of_region(char c)
+{
+	return isspace(c) || c == ',';
+}
+
+static int hex_to_bin(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -17,54 +25,64 @@ static int hex_digit(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* One chunk of 1 to 8 digits, ending at end; its value, or an errno. */
-static long parse_chunk(const char *start, const char *end)
+/* The last character of the region ending at end, before separators. */
+static const char *find_region_reverse(const char *start, const char *end)
 {
-	unsigned long val = 0;
-	int d;
+	while (start <= end && end_of_region(*end))
+		end--;
+	return end;
+}
 
-	if (start == end)
-		return -EINVAL;
-	if (end - start > 8)
-		return -EOVERFLOW;
-	for (; start < end; start++) {
-		d = hex_digit(*start);
-		if (d < 0)
-			return -EINVAL;
-		val = val << 4 | d;
+/*
+ * The chunk ending at end into *num; where the text before it ends, or
+ * NULL with *err: a character that is no hex digit, or a ninth digit.
+ */
+static const char *get_x32_reverse(const char *start, const char *end,
+				   u32 *num, int *err)
+{
+	u32 ret = 0;
+	int c, i;
+
+	for (i = 0; i < 32; i += 4) {
+		c = hex_to_bin(*end--);
+		if (c < 0) {
+			*err = -EINVAL;
+			return NULL;
+		}
+		ret |= (u32)c << i;
+		if (start > end || end_of_region(*end))
+			goto out;
 	}
-	return val;
+	if (hex_to_bin(*end--) >= 0) {
+		*err = -EOVERFLOW;
+		return NULL;
+	}
+out:
+	*num = ret;
+	return end;
 }
 
 int bitmap_parse(const char *buf, unsigned int nbits, unsigned long *maskp)
 {
-	const char *start = buf, *end = buf + strlen(buf), *comma;
+	const char *nl = strchr(buf, '\n');
+	const char *end = (nl ? nl : buf + strlen(buf)) - 1;
+	int chunks = BITS_TO_U32(nbits), chunk, err = 0;
 	unsigned long mask = 0;
-	unsigned int shift = 0;
-	long chunk;
+	u32 num;
 
-	while (isspace(*start))
-		start++;
-	while (end > start && isspace(end[-1]))
-		end--;
-	while (end > start) {
-		for (comma = end; comma > start && comma[-1] != ','; comma--)
-			;
-		chunk = parse_chunk(comma, end);
-		if (chunk < 0)
-			return chunk;
-		if (chunk && (shift >= nbits || (nbits - shift < 32 &&
-						  chunk >> (nbits - shift))))
-			return -EOVERFLOW;
-		if (chunk)
-			mask |= (unsigned long)chunk << shift;
-		shift += 32;
-		if (comma == start)
+	for (chunk = 0; ; chunk++) {
+		end = find_region_reverse(buf, end);
+		if (buf > end)
 			break;
-		end = comma - 1;
-		if (end == start)
-			return -EINVAL;		/* a leading comma */
+		if (!chunks--)
+			return -EOVERFLOW;
+		end = get_x32_reverse(buf, end, &num, &err);
+		if (!end)
+			return err;
+		mask |= (unsigned long)num << (32 * chunk);
 	}
+	if (nbits < BITS_PER_LONG && mask >> nbits)
+		return -EOVERFLOW;
 	*maskp = mask;
 	return 0;
 }

@@ -18,7 +18,8 @@ def test_default_and_errors(k):
     every = f'{(1 << n) - 1:x}\n'
     k.check(cat(k, 'tracing_cpumask'), every)
     k.check(write(k, 'tracing_cpumask', 'x'), EINVAL)
-    k.check(write(k, 'tracing_cpumask', '1,'), EINVAL)
+    k.check(write(k, 'tracing_cpumask', '1x'), EINVAL)
+    k.check(write(k, 'tracing_cpumask', '1,0'), EOVERFLOW)
     k.check(write(k, 'tracing_cpumask', '100'), EOVERFLOW)
     k.check(cat(k, 'tracing_cpumask'), every)
     k.check(write(k, 'tracing_cpumask', '1'), '')
