@@ -40,6 +40,7 @@
 #define ELOOP		40
 #define ENODATA		61
 #define EPROTO		71
+#define EOVERFLOW	75
 #define ETIMEDOUT	110
 
 #endif

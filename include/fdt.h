@@ -20,6 +20,8 @@ struct boot_info {
 	u64 mem_base, mem_size;
 	int nr_harts;
 	unsigned long hartids[NR_CPUS];
+	char isa[NR_CPUS][64];		/* each hart's riscv,isa */
+	char mmu[NR_CPUS][16];		/* and mmu-type ("riscv,sv39") */
 	u32 timebase;
 	char bootargs[BOOTARGS_MAX];
 	unsigned long uart_base;

@@ -28,7 +28,13 @@ void do_irq(unsigned long irq);
 void trap_init(void);
 void plic_init(unsigned long base);
 void plic_init_hart(void);
-void plic_enable(u32 irq, void (*handler)(void));
+#define PLIC_MAX_IRQ	64
+
+/* name is the handler's, as /proc/interrupts shows it ("ttyS0"). */
+void plic_enable(u32 irq, void (*handler)(void), const char *name);
 void plic_handle_irq(void);
+/* A source's handler name (NULL: not enabled), its count on a CPU. */
+const char *plic_irq_name(u32 irq);
+unsigned int plic_irq_count(u32 irq, int cpu);
 
 #endif

@@ -17,6 +17,11 @@ int kallsyms_for_each(int (*fn)(void *data, const char *name,
 				unsigned long addr, unsigned long size),
 		      void *data);
 bool kallsyms_is_text(unsigned long addr);
+/*
+ * Symbol i as a line of Linux's /proc/kallsyms, "ADDRESS TYPE NAME\n",
+ * snprintf's way: the length it needs, whatever size is.
+ */
+int kallsyms_sprint_line(char *buf, size_t size, u32 i);
 
 /*
  * The table scripts/kallsyms.py generates into section .kallsyms, one

@@ -78,14 +78,19 @@ void ring_buffer_record_on(struct trace_buffer *buffer);
 void ring_buffer_record_off(struct trace_buffer *buffer);
 bool ring_buffer_record_is_on(struct trace_buffer *buffer);
 
+void ring_buffer_set_cpus_off(struct trace_buffer *buffer, unsigned long cpus);
+bool ring_buffer_record_cpu_on(struct trace_buffer *buffer);
+
 /*
  * Would a write be recorded now? record_disabled is the first word of
  * struct trace_buffer (trace/ring_buffer_internal.h checks), so a
- * tracer can ask in two loads before it does any other work.
+ * tracer can ask in two loads before it does any other work; only when
+ * it is set does tracing_cpumask's answer for this CPU cost a call.
  */
 static inline bool ring_buffer_recording(struct trace_buffer *buffer)
 {
-	return !READ_ONCE(*(unsigned long *)buffer);
+	return likely(!READ_ONCE(*(unsigned long *)buffer)) ||
+	       ring_buffer_record_cpu_on(buffer);
 }
 void ring_buffer_record_disable(struct trace_buffer *buffer);
 void ring_buffer_record_enable(struct trace_buffer *buffer);

@@ -22,6 +22,7 @@
 #define IPI_RESCHEDULE	0
 #define IPI_CALL_FUNC	1
 #define IPI_CALL_EACH	2
+#define IPI_MAX		3
 
 struct task;
 
@@ -47,6 +48,7 @@ struct cpu {
 	void *trace_buffer;
 	unsigned long sched_count;	/* entries into __schedule (rcu.c) */
 	u64 fenced_text_gen;		/* text_gen at its last fence.i */
+	unsigned int ipi_stats[IPI_MAX];	/* messages taken, by kind */
 } ____cacheline_aligned;
 
 extern struct cpu *cpus;	/* nr_cpu_ids of them, from smp_alloc_cpus */

@@ -72,6 +72,7 @@ struct virtio_device {
 	u32 device_id;		/* VIRTIO_ID_* */
 	u64 features;		/* what the driver and the device agreed */
 	struct virtqueue *vq;	/* queue 0: all that 9P needs */
+	char name[16];		/* "virtioN", its interrupt's in Linux */
 };
 
 struct virtio_device *virtio_find_device(u32 device_id, int nth);

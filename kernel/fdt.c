@@ -34,6 +34,7 @@ struct node {
 	const u8 *reg;
 	u32 reg_len;
 	u32 irq;
+	const char *isa, *mmu_type;	/* a cpu's riscv,isa and mmu-type */
 	bool disabled;
 	u32 addr_cells, size_cells;	/* for its children */
 };
@@ -107,7 +108,13 @@ static void prop(struct node *n, const char *name, const void *val, u32 len)
 		if (!strcmp(name, "reg")) {
 			n->reg = val;
 			n->reg_len = len;
+		} else if (!strcmp(name, "riscv,isa") && is_string(val, len)) {
+			n->isa = val;
 		}
+		break;
+	case 'm':
+		if (!strcmp(name, "mmu-type") && is_string(val, len))
+			n->mmu_type = val;
 		break;
 	case 'i':
 		if (!strcmp(name, "interrupts") && len >= 4)
@@ -134,6 +141,16 @@ static bool reg_fits(const struct node *n, int ac, int sc, int n_sizes)
 	return n->reg_len >= (u32)(ac + n_sizes * sc) * 4;
 }
 
+/* A cpu node: its hart id, and what /proc/cpuinfo shows of it. */
+static void add_hart(struct boot_info *bi, const struct node *n, u64 hartid)
+{
+	int i = bi->nr_harts++;
+
+	bi->hartids[i] = hartid;
+	strlcpy(bi->isa[i], n->isa ? n->isa : "", sizeof(bi->isa[i]));
+	strlcpy(bi->mmu[i], n->mmu_type ? n->mmu_type : "", sizeof(bi->mmu[i]));
+}
+
 /* A node is complete: keep what the kernel needs of it. */
 static void node_done(struct boot_info *bi, const struct node *n,
 		      const struct node *parent)
@@ -151,7 +168,7 @@ static void node_done(struct boot_info *bi, const struct node *n,
 		}
 	} else if (n->device_type && !strcmp(n->device_type, "cpu")) {
 		if (!n->disabled && bi->nr_harts < NR_CPUS)
-			bi->hartids[bi->nr_harts++] = addr;
+			add_hart(bi, n, addr);
 	} else if (compatible_with(n, "ns16550a") && !bi->uart_base) {
 		bi->uart_base = addr;
 		bi->uart_irq = n->irq;

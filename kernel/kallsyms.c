@@ -131,3 +131,10 @@ bool kallsyms_is_text(unsigned long addr)
 {
 	return addr - kallsyms_base < kallsyms_text_size;
 }
+
+/* One line for /proc/kallsyms and trace.dat's copy of it. */
+int kallsyms_sprint_line(char *buf, size_t size, u32 i)
+{
+	return snprintf(buf, size, "%016lx %c %s\n", sym_addr(i),
+			kallsyms_types[i], sym_name(i));
+}

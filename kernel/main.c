@@ -33,7 +33,7 @@ static void devices_init(void)
 {
 	plic_init(boot_info.plic_base);
 	plic_init_hart();
-	plic_enable(boot_info.uart_irq, uart_handle_irq);
+	plic_enable(boot_info.uart_irq, uart_handle_irq, "ttyS0");
 	uart_enable_rx_irq();
 	virtio_mmio_init();
 }

@@ -259,6 +259,7 @@ const char *strerror_text(int err)
 		{ ELOOP, "Too many levels of symbolic links" },
 		{ ENODATA, "No data available" },
 		{ EPROTO, "Protocol error" },
+		{ EOVERFLOW, "Value too large for defined data type" },
 		{ ETIMEDOUT, "Connection timed out" },
 	};
 	size_t i;

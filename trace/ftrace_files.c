@@ -319,7 +319,17 @@ static void dyn_ftrace_total_info_show(struct seq_buf *s, long data)
 		   ftrace_nr_pages());
 }
 
-/* ---- set_ftrace_pid -------------------------------------------------------- */
+/* ---- set_ftrace_pid, set_ftrace_notrace_pid ------------------------------ */
+
+/* The file's list: inode->private is true for set_ftrace_notrace_pid. */
+static int pid_file_write(struct inode *inode, const char *buf, bool append)
+{
+	struct trace_array *tr = trace_array_of_inode(inode);
+
+	if (inode->private)
+		return trace_notrace_pid_write(tr, buf, append);
+	return trace_pid_write(tr, buf, append);
+}
 
 /*
  * `>` empties the list at open (Linux's ftrace_pid_open), so a failed
@@ -335,14 +345,17 @@ static int ftrace_pid_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
-		ret = trace_pid_write(trace_array_of_inode(inode), "", false);
+		ret = pid_file_write(inode, "", false);
 		if (ret) {
 			seq_free(seq);
 			kfree(seq);
 			return ret;
 		}
 	}
-	trace_pid_show(trace_array_of_inode(inode), seq);
+	if (inode->private)
+		trace_notrace_pid_show(trace_array_of_inode(inode), seq);
+	else
+		trace_pid_show(trace_array_of_inode(inode), seq);
 	file->private = seq;
 	return 0;
 }
@@ -361,7 +374,7 @@ static ssize_t ftrace_pid_write(struct file *file, const char *buf, size_t n)
 		return -ENOMEM;
 	memcpy(copy, buf, n);
 	copy[n] = 0;
-	ret = trace_pid_write(trace_array_of_inode(file->inode), copy, true);
+	ret = pid_file_write(file->inode, copy, true);
 	kfree(copy);
 	return ret ? ret : (ssize_t)n;
 }
@@ -397,6 +410,8 @@ void ftrace_create_tr_files(struct trace_array *tr, struct inode *dir)
 	create_filter_file(dir, "set_ftrace_notrace", &set_ftrace_notrace, tr);
 	vfs_create(dir, "set_ftrace_pid", S_IFREG | 0644, &ftrace_pid_fops,
 		   NULL);
+	vfs_create(dir, "set_ftrace_notrace_pid", S_IFREG | 0644,
+		   &ftrace_pid_fops, (void *)1);
 }
 
 void ftrace_create_files(struct inode *dir)

@@ -212,6 +212,29 @@ bool ring_buffer_record_is_on(struct trace_buffer *buffer)
 	return !(READ_ONCE(buffer->record_disabled) & RB_BUFFER_OFF);
 }
 
+/*
+ * tracing_cpumask: the CPUs in cpus record nothing, as Linux's
+ * ring_buffer_record_disable_cpu makes them. The mask is in place
+ * before the bit sends the writers to look at it.
+ */
+void ring_buffer_set_cpus_off(struct trace_buffer *buffer, unsigned long cpus)
+{
+	WRITE_ONCE(buffer->cpus_off, cpus);
+	if (cpus)
+		__atomic_or_fetch(&buffer->record_disabled, RB_CPUS_OFF,
+				  __ATOMIC_SEQ_CST);
+	else
+		__atomic_and_fetch(&buffer->record_disabled, ~RB_CPUS_OFF,
+				   __ATOMIC_SEQ_CST);
+}
+
+/* Recording is stopped only for some CPUs, and not for this one. */
+bool ring_buffer_record_cpu_on(struct trace_buffer *buffer)
+{
+	return READ_ONCE(buffer->record_disabled) == RB_CPUS_OFF &&
+	       !(READ_ONCE(buffer->cpus_off) & (1UL << smp_processor_id()));
+}
+
 /* A stop that nests, for reset and resize (tracing_on stays as it is). */
 void ring_buffer_record_disable(struct trace_buffer *buffer)
 {

@@ -83,6 +83,7 @@ struct trace_buffer {
 	struct mutex reader_lock;	/* readers, resize, reset */
 	int reading;			/* reader_lock held: see */
 	int swapping;			/* ring_buffer_reader_lock */
+	unsigned long cpus_off;		/* CPUs tracing_cpumask leaves out */
 	struct ring_buffer_per_cpu *buffers[];	/* nr_cpus of them */
 };
 

@@ -310,7 +310,8 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 	struct ring_buffer_event *event;
 	unsigned long flags;
 
-	if (unlikely(READ_ONCE(buffer->record_disabled)))
+	if (unlikely(READ_ONCE(buffer->record_disabled)) &&
+	    !ring_buffer_record_cpu_on(buffer))
 		return NULL;
 	if (unlikely(length > BUF_MAX_DATA_SIZE))
 		return NULL;

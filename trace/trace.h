@@ -310,9 +310,10 @@ struct trace_array {
 	int clock_id;
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
-	struct trace_pid_list *function_pids;
+	struct trace_pid_list *function_pids;	/* or trace_pid_every */
 	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
 	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
+	struct trace_pid_list *function_no_pids;	/* set_ftrace_notrace_pid */
 	struct list_head func_probes;	/* ftrace_func_probe, newest first */
 	struct list_head mod_trace;	/* FUNC:mod:MODULE kept, filter */
 	struct list_head mod_notrace;	/* and notrace (ftrace_mod.c) */
@@ -478,6 +479,9 @@ void stack_trace_copy(struct stack_trace_copy *c);
 void stack_trace_set_max(unsigned long size);
 void stack_trace_init(struct inode *dir);
 
+/* trace_cpumask.c: tracing_cpumask */
+void tracing_cpumask_init(struct inode *dir);
+
 /* trace_selftest.c: a selftest suite's init that skips while tracing */
 struct kunit;
 void tracing_selftest_need_defaults(struct kunit *t);
@@ -541,8 +545,12 @@ struct ftrace_pid_cache {
 
 extern struct ftrace_pid_cache *ftrace_pid_cache;	/* one per CPU */
 int ftrace_pid_cache_init(void);
-bool ftrace_pid_cache_fill(struct trace_pid_list *pids,
+bool ftrace_pid_cache_fill(struct trace_array *tr,
+			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
+int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
+			    bool append);
+void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);
 /* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
@@ -553,7 +561,7 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 		return false;
 	c = &ftrace_pid_cache[this_cpu()->id];
 	if (c->pid != current->pid)
-		return !ftrace_pid_cache_fill(pids, c, current->pid);
+		return !ftrace_pid_cache_fill(tr, pids, c, current->pid);
 	return !c->ok;
 }
 
@@ -587,6 +595,7 @@ struct trace_iterator {
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
 	unsigned long skipped_entries;	/* max trace: before its section */
+	bool max_view;			/* tr is a copy reading max_buffer */
 	struct ring_buffer_iter *buffer_iter[];	/* one per CPU */
 };
 

@@ -251,13 +251,16 @@ static void max_view_put(struct trace_array *view)
 	kfree(view);
 }
 
-/* Free an iterator, and the view of the max trace it read. */
+/*
+ * Free an iterator, and the view of the max trace it read: its tr is a
+ * copy then, not the top level or an instance (which outlive it).
+ */
 static void tracing_release_iter(struct trace_iterator *iter)
 {
-	struct trace_array *view = iter->tr;
+	struct trace_array *view = iter->max_view ? iter->tr : NULL;
 
 	free_iter(iter);
-	if (view != &global_trace)
+	if (view)
 		max_view_put(view);
 }
 
@@ -298,6 +301,7 @@ static int __tracing_open(struct inode *inode, struct file *file)
 			free_iter(iter);
 			return -EBUSY;
 		}
+		iter->max_view = true;
 	}
 	if (iter->trace_flags & TRACE_ITER_LATENCY_FMT)
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
@@ -534,6 +538,7 @@ static int tracing_snapshot_open(struct inode *inode, struct file *file)
 		free_iter(iter);
 		return -ENOMEM;
 	}
+	iter->max_view = true;
 	file->private = iter;
 	if (iter->tr->buffer && open_buffer_iters(iter))
 		return -ENOMEM;		/* the release that follows frees */

@@ -1,9 +1,12 @@
 /*
- * trace_pid.c: set_ftrace_pid, the tasks the function tracer records
- * (Linux's trace_pid_list and ftrace_pid_func). The list is a sorted
- * array, replaced whole on each write; the callback asks it only when
- * the CPU runs another task than last time (ftrace_pid_ignored in
- * trace.h), much as Linux decides once per context switch.
+ * trace_pid.c: set_ftrace_pid, the tasks the function tracer records,
+ * and set_ftrace_notrace_pid, those it skips (Linux's trace_pid_list,
+ * ftrace_pid_func and trace_ignore_this_task). A list is a sorted
+ * array, replaced whole on each write; the callback asks the lists
+ * only when the CPU runs another task than last time
+ * (ftrace_pid_ignored in trace.h), much as Linux decides once per
+ * context switch. The fast paths look at function_pids alone: with
+ * only notrace pids it is trace_pid_every, which takes every pid.
  */
 #include "kernel.h"
 #include "string.h"
@@ -18,6 +21,8 @@ struct trace_pid_list {
 	struct trace_pid_list *retired;
 	int pids[];
 };
+
+static struct trace_pid_list trace_pid_every;
 
 struct ftrace_pid_cache *ftrace_pid_cache;
 
@@ -52,11 +57,18 @@ bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
 	return false;
 }
 
-/* A CPU runs another task than last time: ask the list, remember. */
-noinline bool ftrace_pid_cache_fill(struct trace_pid_list *pids,
+/*
+ * A CPU runs another task than last time: ask the lists, remember. A
+ * notrace pid is skipped even if set_ftrace_pid has it, as in Linux.
+ */
+noinline bool ftrace_pid_cache_fill(struct trace_array *tr,
+				    struct trace_pid_list *pids,
 				    struct ftrace_pid_cache *c, int pid)
 {
-	bool ok = trace_pid_list_is_set(pids, pid);
+	struct trace_pid_list *no = READ_ONCE(tr->function_no_pids);
+	bool ok = (pids == &trace_pid_every ||
+		   trace_pid_list_is_set(pids, pid)) &&
+		  !(no && trace_pid_list_is_set(no, pid));
 
 	c->ok = ok;
 	c->pid = pid;
@@ -118,18 +130,34 @@ static int parse_pids(struct trace_pid_list *list, char *buf)
 	return 0;
 }
 
-/* Swap in the new list once no callback can still use the old one. */
-static void pid_list_install(struct trace_array *tr,
-			     struct trace_pid_list *list)
+/* set_ftrace_pid's list; NULL when it is empty (`no pid`). */
+static struct trace_pid_list *function_pid_list(struct trace_array *tr)
 {
-	struct trace_pid_list *old = tr->function_pids;
+	return tr->function_pids == &trace_pid_every ? NULL : tr->function_pids;
+}
+
+/*
+ * Swap in the new list, set_ftrace_pid's or (skip_list) notrace's, once
+ * no callback can still use the old one. An empty list is none.
+ */
+static void pid_list_install(struct trace_array *tr,
+			     struct trace_pid_list *list, bool skip_list)
+{
+	struct trace_pid_list *old = skip_list ? tr->function_no_pids :
+						 function_pid_list(tr);
+	struct trace_pid_list *pids;
 	int cpu;
 
 	if (list && !list->nr) {
 		kfree(list);
 		list = NULL;
 	}
-	WRITE_ONCE(tr->function_pids, list);
+	pids = skip_list ? function_pid_list(tr) : list;
+	if (skip_list)
+		WRITE_ONCE(tr->function_no_pids, list);
+	if (!pids && tr->function_no_pids)
+		pids = &trace_pid_every;
+	WRITE_ONCE(tr->function_pids, pids);
 	synchronize_sched();
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		WRITE_ONCE(ftrace_pid_cache[cpu].pid, -1);
@@ -202,10 +230,23 @@ unsigned int trace_pid_list_count(const struct trace_pid_list *list)
 int trace_pid_write(struct trace_array *tr, const char *buf, bool append)
 {
 	struct trace_pid_list *list;
-	int ret = trace_pid_list_parse(tr->function_pids, buf, append, &list);
+	int ret = trace_pid_list_parse(function_pid_list(tr), buf, append,
+				       &list);
 
 	if (!ret)
-		pid_list_install(tr, list);
+		pid_list_install(tr, list, false);
+	return ret;
+}
+
+int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
+			    bool append)
+{
+	struct trace_pid_list *list;
+	int ret = trace_pid_list_parse(tr->function_no_pids, buf, append,
+				       &list);
+
+	if (!ret)
+		pid_list_install(tr, list, true);
 	return ret;
 }
 
@@ -217,9 +258,20 @@ void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s)
 		seq_printf(s, "%d\n", list->pids[i]);
 }
 
+static void pid_list_show_or_none(struct trace_pid_list *list,
+				  struct seq_buf *s)
+{
+	if (!list)
+		seq_puts(s, "no pid\n");
+	trace_pid_list_show(list, s);
+}
+
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s)
 {
-	if (!tr->function_pids)
-		seq_puts(s, "no pid\n");
-	trace_pid_list_show(tr->function_pids, s);
+	pid_list_show_or_none(function_pid_list(tr), s);
+}
+
+void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s)
+{
+	pid_list_show_or_none(tr->function_no_pids, s);
 }

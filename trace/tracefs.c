@@ -639,4 +639,5 @@ void trace_create_files(struct inode *dir)
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
 	trace_instances_create_dir(dir);
+	tracing_cpumask_init(dir);
 }

@@ -228,7 +228,8 @@ static void probe_slot(const struct virtio_mmio_slot *slot)
 	       "virtio-mmio.force-legacy=false)");
 	if (version != 2)
 		return;
-	plic_enable(vdev->irq, virtio_mmio_interrupt);
+	snprintf(vdev->name, sizeof(vdev->name), "virtio%d", nr_devices);
+	plic_enable(vdev->irq, virtio_mmio_interrupt, vdev->name);
 	nr_devices++;
 }
 

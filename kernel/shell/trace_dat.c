@@ -186,13 +186,6 @@ static int put_headers(struct dat_out *d)
 
 /* ---- kallsyms ----------------------------------------------------------- */
 
-static int kallsyms_line(char *buf, size_t size, u32 i)
-{
-	return snprintf(buf, size, "%016lx %c %s\n",
-			kallsyms_base + kallsyms_offsets[i], kallsyms_types[i],
-			kallsyms_names + kallsyms_name_offsets[i]);
-}
-
 /*
  * The kernel's symbols as Linux's /proc/kallsyms prints them, "ADDRESS
  * TYPE NAME" a line, which trace-cmd names functions by.
@@ -204,12 +197,12 @@ static int put_kallsyms(struct dat_out *d)
 	u32 i;
 
 	for (i = 0; i < kallsyms_num_syms; i++)
-		size += kallsyms_line(NULL, 0, i);
+		size += kallsyms_sprint_line(NULL, 0, i);
 	text = kmalloc(size);
 	if (!text)
 		return -ENOMEM;
 	for (i = 0; i < kallsyms_num_syms; i++)
-		len += kallsyms_line(text + len, size - len, i);
+		len += kallsyms_sprint_line(text + len, size - len, i);
 	put_u32(d, len);
 	put(d, text, len);
 	kfree(text);

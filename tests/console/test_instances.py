@@ -22,11 +22,10 @@ set_event_notrace_pid set_event_pid events set_event'''.split()
 
 # Not in an instance here, and why (docs/tracefs.md, Instances).
 ABSENT = {
-    # not built at the top level either
-    'set_ftrace_notrace_pid', 'trace_marker_raw', 'tracing_cpumask',
-    # the top level's only here: one error log, one snapshot buffer
-    'error_log', 'snapshot',
-    # the latency tracers' (another branch), which instances leave out
+    # the top level's only here: one error log, one snapshot buffer, one
+    # CPU mask
+    'error_log', 'snapshot', 'tracing_cpumask',
+    # the latency tracers', which instances do not run here
     'tracing_max_latency',
 }
 

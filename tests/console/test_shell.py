@@ -176,10 +176,11 @@ def test_ls(k):
     assert names == sorted(names), names
     assert 'current_tracer' in names and 'trace' in names, names
     k.run('cd /sys')
-    k.check(k.run('ls'), 'kernel\n')
-    k.check(k.run('ls ../proc'), 'sys\n')
+    k.check(k.run('ls'), 'devices\nkernel\n')
+    k.check(k.run('ls ../proc/sys'), 'kernel\n')
     k.run('cd /')
-    k.check(k.run('ls /proc /sys'), '/proc:\nsys\n\n/sys:\nkernel\n')
+    k.check(k.run('ls /proc/sys /sys'),
+            '/proc/sys:\nkernel\n\n/sys:\ndevices\nkernel\n')
 
 
 def test_ls_sorted_and_long(k):
@@ -188,7 +189,8 @@ def test_ls_sorted_and_long(k):
     names = [n for n in k.run('ls /tmp').split() if n.startswith('ls_')]
     assert names == ['ls_Mid', 'ls_alpha', 'ls_beta', 'ls_zeta'], names
     k.check(k.run('ls -l /tmp/ls_beta'), '-rw-r--r--        5 /tmp/ls_beta\n')
-    k.check(k.run('ls -l /sys'), 'drwxr-xr-x        0 kernel\n')
+    k.check(k.run('ls -l /sys'), 'drwxr-xr-x        0 devices\n'
+            'drwxr-xr-x        0 kernel\n')
 
 
 def test_ls_errors(k):
@@ -197,10 +199,11 @@ def test_ls_errors(k):
     k.check(k.run('ls -q'), "ls: invalid option -- 'q'\n")
     k.check(k.run('ls /nope /sys'),
             "ls: cannot access '/nope': No such file or directory\n"
-            '/sys:\nkernel\n')
+            '/sys:\ndevices\nkernel\n')
     k.run('echo x > /tmp/lsfile')
-    k.check(k.run('ls /sys /tmp/lsfile /proc'),
-            '/tmp/lsfile\n\n/sys:\nkernel\n\n/proc:\nsys\n')
+    k.check(k.run('ls /sys /tmp/lsfile /proc/sys'),
+            '/tmp/lsfile\n\n/sys:\ndevices\nkernel\n\n'
+            '/proc/sys:\nkernel\n')
 
 
 def test_cd_pwd_and_prompt(k):

@@ -45,11 +45,9 @@ buffer_size_kb trace_pipe trace trace_options tracing_cpumask
 current_tracer available_tracers set_event_notrace_pid set_event_pid
 events set_event available_events max_graph_depth printk_formats'''.split()
 
-# Not here yet, and why (docs/tracefs.md keeps the same list).
-ABSENT = {
-    # not built yet
-    'set_ftrace_notrace_pid', 'tracing_cpumask',
-}
+# Not here yet, and why (docs/tracefs.md keeps the same list): none of
+# the reference's files is missing now.
+ABSENT = set()
 # Linux 6.1 has these too with FUNCTION_PROFILER, STACK_TRACER and
 # TRACER_SNAPSHOT; the reference's listing was taken without them.
 # And tracing_max_latency with IRQSOFF_TRACER (q-f-latency-tracers).

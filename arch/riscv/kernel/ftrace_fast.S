@@ -175,7 +175,7 @@ ftrace_function_fast_\clock:
 	ld	t1, FTRACE_OPS_PRIVATE(t1)
 	ld	t2, TRACE_ARRAY_BUFFER(t1)
 	ld	t2, 0(t2)			/* record_disabled */
-	bnez	t2, ftrace_fast_done
+	bnez	t2, ftrace_fast_off
 	ld	t2, TRACE_ARRAY_FUNCTION_PIDS(t1)
 	bnez	t2, ftrace_caller_full
 	csrrci	t1, sstatus, FAST_SR_SIE
@@ -202,6 +202,17 @@ ftrace_function_fast_\clock:
 ftrace_unmask_full:
 	IRQ_RESTORE t1
 	j	ftrace_caller_full
+
+/* Recording is off; if only for some CPUs, the C way asks about this one. */
+ftrace_fast_off:
+	li	t3, RB_CPUS_OFF
+	beq	t2, t3, ftrace_caller_full
+	jr	t0
+
+fgraph_fast_off:
+	li	t3, RB_CPUS_OFF
+	beq	t1, t3, ftrace_caller_full
+	jr	t0
 
 ftrace_fast_done:
 	jr	t0
@@ -320,7 +331,7 @@ ftrace_graph_entry_fast_\clock:
 	bnez	t3, ftrace_caller_full
 	ld	t1, TRACE_ARRAY_BUFFER(t1)
 	ld	t1, 0(t1)			/* record_disabled */
-	bnez	t1, ftrace_fast_done		/* then no hook */
+	bnez	t1, fgraph_fast_off		/* then no hook */
 	addi	sp, sp, -16
 	sd	a0, 0(sp)
 	csrrci	t1, sstatus, FAST_SR_SIE

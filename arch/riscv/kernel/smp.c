@@ -80,7 +80,11 @@ void handle_ipi(void)
 	unsigned long pending = __atomic_exchange_n(&c->ipi_pending, 0,
 						    __ATOMIC_SEQ_CST);
 	const char *reason = ipi_reason(pending);
+	int msg;
 
+	for (msg = 0; msg < IPI_MAX; msg++)
+		if (pending & (1UL << msg))
+			c->ipi_stats[msg]++;
 	trace_ipi_entry(reason);
 	if (pending & (1UL << IPI_RESCHEDULE))
 		c->need_resched = true;

@@ -52,7 +52,13 @@
 #define TRACE_ARRAY_FUNCTION_PIDS	128
 
 /* struct trace_buffer, ring_buffer_per_cpu, buffer_page, buffer_data_page */
-#define RB_BUFFERS		48
+#define RB_BUFFERS		56
+/*
+ * A bit of struct trace_buffer's record_disabled: tracing_cpumask stops
+ * some CPUs (ring_buffer_set_cpus_off). Alone, the fast paths go the C
+ * way, which asks whether this CPU records.
+ */
+#define RB_CPUS_OFF		(1 << 21)
 #define RB_TAIL_PAGE		0
 #define RB_COMMITTING		8
 #define RB_WRITE_STAMP		16
