@@ -644,13 +644,15 @@ static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 
 	if (flags & FTRACE_FL_DISABLED)
 		return;
-	if (FTRACE_CALL_OPS && want) {
+	if (FTRACE_CALL_OPS && want && !on) {
+		ret = ftrace_make_call_ops(rec, next, rec_call_ops(rec));
+	} else if (FTRACE_CALL_OPS && want) {
 		struct ftrace_ops *ops = rec_call_ops(rec);
 
 		if (ftrace_site_ops(rec->ip) != ops)
 			ret = ftrace_rec_update_ops(rec, ops);
 	}
-	if (ret)
+	if (ret || (FTRACE_CALL_OPS && want && !on))
 		;
 	else if (want && !on)
 		ret = ftrace_make_call(rec, next);

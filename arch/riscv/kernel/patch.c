@@ -118,6 +118,29 @@ int patch_text_literal(void *addr, unsigned long val)
 	return 0;
 }
 
+/*
+ * A site and the 8-byte literal just before it in the same page (an
+ * ftrace site enabled with its ops, asm/ftrace.h): one mapping of the
+ * page for both, the literal first, a fence, then the instruction, so
+ * a hart that runs the new instruction loads the new literal.
+ */
+int patch_insn32_after_literal(void *addr, u32 insn, unsigned long val)
+{
+	unsigned long a = (unsigned long)addr;
+	char *alias;
+
+	if (!kernel_text_addr(a) || (a & 7) || !(a & (PAGE_SIZE - 8)))
+		return -EINVAL;
+	alias = poke_addr(0, a);
+	WRITE_ONCE(*(unsigned long *)(alias - 8), val);
+	wmb();
+	if (READ_ONCE(*(u32 *)a) == insn)
+		return 0;
+	WRITE_ONCE(*(u32 *)alias, insn);
+	text_changed();
+	return 0;
+}
+
 void patch_unmap(void)
 {
 	unsigned long others = alias_cpus & ~(1UL << smp_processor_id());
