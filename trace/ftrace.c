@@ -629,37 +629,54 @@ static struct ftrace_ops *rec_call_ops(struct dyn_ftrace *rec)
 }
 
 /*
+ * Every change but a disabled site's enabling: the ops literal of a
+ * site that stays on, then the call. Out of line, so that the common
+ * case keeps the walk's registers.
+ */
+static noinline int rec_update_site(struct dyn_ftrace *rec,
+				    unsigned long flags, bool want, bool on)
+{
+	unsigned long cur = rec_target(flags, FTRACE_FL_REGS_EN);
+	unsigned long next = rec_target(flags, FTRACE_FL_REGS);
+	int ret = 0;
+
+	if (FTRACE_CALL_OPS && want) {
+		struct ftrace_ops *ops = rec_call_ops(rec);
+
+		if (ftrace_site_ops(rec->ip) != ops)
+			ret = ftrace_rec_update_ops(rec, ops);
+	}
+	if (ret)
+		return ret;
+	if (want && !on)
+		return ftrace_make_call(rec, next);
+	if (!want && on)
+		return ftrace_make_nop(rec, cur);
+	if (want && cur != next)
+		return ftrace_modify_call(rec, cur, next);
+	return 0;
+}
+
+/*
  * Bring rec's site in line with its flags: its ops literal first, then
  * its call. rec_wants_call with ftrace_enabled read once per update
- * (enabled), and the flags read once per record.
+ * (enabled), and the flags read once per record. A disabled site that
+ * is wanted (every site, for `nop -> function`) gets both at once.
  */
 static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 {
 	unsigned long flags = rec->flags;
 	bool want = enabled && ftrace_rec_count(rec);
 	bool on = flags & FTRACE_FL_ENABLED;
-	unsigned long cur = rec_target(flags, FTRACE_FL_REGS_EN);
-	unsigned long next = rec_target(flags, FTRACE_FL_REGS);
-	int ret = 0;
+	int ret;
 
 	if (flags & FTRACE_FL_DISABLED)
 		return;
-	if (FTRACE_CALL_OPS && want && !on) {
-		ret = ftrace_make_call_ops(rec, next, rec_call_ops(rec));
-	} else if (FTRACE_CALL_OPS && want) {
-		struct ftrace_ops *ops = rec_call_ops(rec);
-
-		if (ftrace_site_ops(rec->ip) != ops)
-			ret = ftrace_rec_update_ops(rec, ops);
-	}
-	if (ret || (FTRACE_CALL_OPS && want && !on))
-		;
-	else if (want && !on)
-		ret = ftrace_make_call(rec, next);
-	else if (!want && on)
-		ret = ftrace_make_nop(rec, cur);
-	else if (want && cur != next)
-		ret = ftrace_modify_call(rec, cur, next);
+	if (FTRACE_CALL_OPS && want && !on)
+		ret = ftrace_make_call_ops(rec, rec_target(flags, FTRACE_FL_REGS),
+					   rec_call_ops(rec));
+	else
+		ret = rec_update_site(rec, flags, want, on);
 	if (ret) {
 		ftrace_bug(ret, rec);
 		return;

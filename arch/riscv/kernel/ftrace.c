@@ -179,12 +179,22 @@ int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops)
 	return ret;
 }
 
+/* Live, hooked, or a literal in the page before: one write, then the other. */
+static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
+					     unsigned long addr,
+					     struct ftrace_ops *ops)
+{
+	int ret = ftrace_site_ops(rec->ip) != ops ?
+		  ftrace_rec_update_ops(rec, ops) : 0;
+
+	return ret ? ret : ftrace_make_call(rec, addr);
+}
+
 /*
  * A disabled site gets its ops literal and its call (nop -> function
  * patches every site so): checked as ftrace_make_call checks, then
- * both written through one mapping of their page, with no call per
- * site. Live mode, the debug hook, and a literal in the page before
- * take the two writes one by one.
+ * both written through one mapping of their page, with no frame nor
+ * call per site but the write's own.
  */
 int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
 			 struct ftrace_ops *ops)
@@ -194,11 +204,8 @@ int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
 	int ret;
 
 	if (unlikely(ftrace_patch_hook || ftrace_patch_live() ||
-		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE)))) {
-		ret = ftrace_site_ops(ip) != ops ?
-		      ftrace_rec_update_ops(rec, ops) : 0;
-		return ret ? ret : ftrace_make_call(rec, addr);
-	}
+		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
+		return make_call_ops_one_by_one(rec, addr, ops);
 	ret = site_call(ip, addr, &new);
 	if (ret)
 		return ret;
