@@ -362,13 +362,10 @@ static inline void rec_mark_pending(unsigned long *pending, unsigned long i)
 	pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
 }
 
-/*
- * Count ops in (inc) or out of rec; add_flags are what ops brings to
- * it. Does its site now need rewriting?
- */
-static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
-					   struct ftrace_ops *ops, bool inc,
-					   unsigned long add_flags)
+/* Count ops in (inc) or out of rec; add_flags are what ops brings to it. */
+static __always_inline void rec_count_ops(struct dyn_ftrace *rec,
+					  struct ftrace_ops *ops, bool inc,
+					  unsigned long add_flags)
 {
 	if (inc) {
 		rec->flags = (rec->flags + 1) | add_flags;
@@ -381,6 +378,14 @@ static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
 		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 			rec->flags &= ~FTRACE_FL_IPMODIFY;
 	}
+}
+
+/* rec_count_ops: does rec's site now need rewriting? */
+static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
+					   struct ftrace_ops *ops, bool inc,
+					   unsigned long add_flags)
+{
+	rec_count_ops(rec, ops, inc, add_flags);
 	return rec_needs_update(rec);
 }
 
@@ -420,22 +425,25 @@ static void rec_mark_all_pending(void)
 
 /*
  * No filter: every record but the notrace ones (`nop -> function`
- * patches every site), so every record is marked when one is due. What
- * the loop reads stays in locals, as the records' stores could
- * otherwise change it for the compiler.
+ * patches every site), so every record is marked when one is due, and
+ * once one is, the others need not be asked. What the loop reads stays
+ * in locals, as the records' stores could otherwise change it for the
+ * compiler.
  */
 static bool rec_update_every(struct ftrace_ops *ops,
-			     const struct ftrace_hash *filter,
 			     const struct ftrace_hash *notrace_hash, bool inc)
 {
 	struct dyn_ftrace *recs = records;
 	unsigned long n = nr_records, i, add_flags = ops_rec_flags(ops);
-	bool changed = false;
+	bool changed = false, has_notrace = !ftrace_hash_empty(notrace_hash);
 
-	for (i = 0; i < n; i++)
-		if (hash_contains(filter, notrace_hash, recs[i].ip) &&
-		    rec_update_one(&recs[i], ops, inc, add_flags))
-			changed = true;
+	for (i = 0; i < n; i++) {
+		if (has_notrace &&
+		    ftrace_lookup_ip_in_hash(notrace_hash, recs[i].ip))
+			continue;
+		rec_count_ops(&recs[i], ops, inc, add_flags);
+		changed = changed || rec_needs_update(&recs[i]);
+	}
 	if (changed)
 		rec_mark_all_pending();
 	return changed;
@@ -455,7 +463,7 @@ static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 	struct rec_update u = { ops, notrace_hash, inc, false };
 
 	if (ftrace_hash_empty(filter))
-		return rec_update_every(ops, filter, notrace_hash, inc);
+		return rec_update_every(ops, notrace_hash, inc);
 	ftrace_hash_for_each(filter, rec_update_ip, &u);
 	return u.changed;
 }
