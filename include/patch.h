@@ -55,6 +55,7 @@ void check_text_fenced(unsigned long cpumask, u64 gen);
 int patch_insn32(void *addr, u32 insn);
 int patch_insn16(void *addr, u16 insn);
 int patch_text_literal(void *addr, unsigned long val);
+int patch_insn32_after_literal(void *addr, u32 insn, unsigned long val);
 void text_fence_all_harts(void);
 int patch_insn_write(void *addr, const void *insns, size_t len);
 void patch_unmap(void);

@@ -362,13 +362,10 @@ static inline void rec_mark_pending(unsigned long *pending, unsigned long i)
 	pending[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
 }
 
-/*
- * Count ops in (inc) or out of rec; add_flags are what ops brings to
- * it. Does its site now need rewriting?
- */
-static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
-					   struct ftrace_ops *ops, bool inc,
-					   unsigned long add_flags)
+/* Count ops in (inc) or out of rec; add_flags are what ops brings to it. */
+static __always_inline void rec_count_ops(struct dyn_ftrace *rec,
+					  struct ftrace_ops *ops, bool inc,
+					  unsigned long add_flags)
 {
 	if (inc) {
 		rec->flags = (rec->flags + 1) | add_flags;
@@ -381,6 +378,14 @@ static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
 		if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
 			rec->flags &= ~FTRACE_FL_IPMODIFY;
 	}
+}
+
+/* rec_count_ops: does rec's site now need rewriting? */
+static __always_inline bool rec_update_one(struct dyn_ftrace *rec,
+					   struct ftrace_ops *ops, bool inc,
+					   unsigned long add_flags)
+{
+	rec_count_ops(rec, ops, inc, add_flags);
 	return rec_needs_update(rec);
 }
 
@@ -420,22 +425,25 @@ static void rec_mark_all_pending(void)
 
 /*
  * No filter: every record but the notrace ones (`nop -> function`
- * patches every site), so every record is marked when one is due. What
- * the loop reads stays in locals, as the records' stores could
- * otherwise change it for the compiler.
+ * patches every site), so every record is marked when one is due, and
+ * once one is, the others need not be asked. What the loop reads stays
+ * in locals, as the records' stores could otherwise change it for the
+ * compiler.
  */
 static bool rec_update_every(struct ftrace_ops *ops,
-			     const struct ftrace_hash *filter,
 			     const struct ftrace_hash *notrace_hash, bool inc)
 {
 	struct dyn_ftrace *recs = records;
 	unsigned long n = nr_records, i, add_flags = ops_rec_flags(ops);
-	bool changed = false;
+	bool changed = false, has_notrace = !ftrace_hash_empty(notrace_hash);
 
-	for (i = 0; i < n; i++)
-		if (hash_contains(filter, notrace_hash, recs[i].ip) &&
-		    rec_update_one(&recs[i], ops, inc, add_flags))
-			changed = true;
+	for (i = 0; i < n; i++) {
+		if (has_notrace &&
+		    ftrace_lookup_ip_in_hash(notrace_hash, recs[i].ip))
+			continue;
+		rec_count_ops(&recs[i], ops, inc, add_flags);
+		changed = changed || rec_needs_update(&recs[i]);
+	}
 	if (changed)
 		rec_mark_all_pending();
 	return changed;
@@ -455,7 +463,7 @@ static bool __ftrace_hash_rec_update(struct ftrace_ops *ops,
 	struct rec_update u = { ops, notrace_hash, inc, false };
 
 	if (ftrace_hash_empty(filter))
-		return rec_update_every(ops, filter, notrace_hash, inc);
+		return rec_update_every(ops, notrace_hash, inc);
 	ftrace_hash_for_each(filter, rec_update_ip, &u);
 	return u.changed;
 }
@@ -629,21 +637,17 @@ static struct ftrace_ops *rec_call_ops(struct dyn_ftrace *rec)
 }
 
 /*
- * Bring rec's site in line with its flags: its ops literal first, then
- * its call. rec_wants_call with ftrace_enabled read once per update
- * (enabled), and the flags read once per record.
+ * Every change but a disabled site's enabling: the ops literal of a
+ * site that stays on, then the call. Out of line, so that the common
+ * case keeps the walk's registers.
  */
-static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
+static noinline int rec_update_site(struct dyn_ftrace *rec,
+				    unsigned long flags, bool want, bool on)
 {
-	unsigned long flags = rec->flags;
-	bool want = enabled && ftrace_rec_count(rec);
-	bool on = flags & FTRACE_FL_ENABLED;
 	unsigned long cur = rec_target(flags, FTRACE_FL_REGS_EN);
 	unsigned long next = rec_target(flags, FTRACE_FL_REGS);
 	int ret = 0;
 
-	if (flags & FTRACE_FL_DISABLED)
-		return;
 	if (FTRACE_CALL_OPS && want) {
 		struct ftrace_ops *ops = rec_call_ops(rec);
 
@@ -651,13 +655,36 @@ static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
 			ret = ftrace_rec_update_ops(rec, ops);
 	}
 	if (ret)
-		;
-	else if (want && !on)
-		ret = ftrace_make_call(rec, next);
-	else if (!want && on)
-		ret = ftrace_make_nop(rec, cur);
-	else if (want && cur != next)
-		ret = ftrace_modify_call(rec, cur, next);
+		return ret;
+	if (want && !on)
+		return ftrace_make_call(rec, next);
+	if (!want && on)
+		return ftrace_make_nop(rec, cur);
+	if (want && cur != next)
+		return ftrace_modify_call(rec, cur, next);
+	return 0;
+}
+
+/*
+ * Bring rec's site in line with its flags: its ops literal first, then
+ * its call. rec_wants_call with ftrace_enabled read once per update
+ * (enabled), and the flags read once per record. A disabled site that
+ * is wanted (every site, for `nop -> function`) gets both at once.
+ */
+static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
+{
+	unsigned long flags = rec->flags;
+	bool want = enabled && ftrace_rec_count(rec);
+	bool on = flags & FTRACE_FL_ENABLED;
+	int ret;
+
+	if (flags & FTRACE_FL_DISABLED)
+		return;
+	if (FTRACE_CALL_OPS && want && !on)
+		ret = ftrace_make_call_ops(rec, rec_target(flags, FTRACE_FL_REGS),
+					   rec_call_ops(rec));
+	else
+		ret = rec_update_site(rec, flags, want, on);
 	if (ret) {
 		ftrace_bug(ret, rec);
 		return;

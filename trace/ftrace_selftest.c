@@ -176,21 +176,31 @@ static void sites_match_records(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ftrace_location((unsigned long)kallsyms_lookup), 0);
 }
 
-/* A site that does not hold what it should is refused, not written. */
+/*
+ * A site that does not hold what it should is refused, not written,
+ * nor is the ops literal before it.
+ */
 static void bad_site_is_refused(struct kunit *t)
 {
 	struct dyn_ftrace fake = { .ip = (unsigned long)kallsyms_lookup };
 	u32 before = site_insn(fake.ip);
+	u8 literal[8];	/* the 8 bytes an ops literal would take */
 
 	if (!DYNAMIC_FTRACE)
 		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
+	memcpy(literal, (void *)(fake.ip - 8), 8);
 	mutex_lock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, ftrace_init_nop(&fake), -EINVAL);
 	KUNIT_EXPECT_EQ(t, ftrace_make_call(&fake,
 					    (unsigned long)ftrace_caller),
 			-EINVAL);
+	if (FTRACE_CALL_OPS && !ftrace_patch_live())
+		KUNIT_EXPECT_EQ(t, ftrace_make_call_ops(&fake,
+				(unsigned long)ftrace_caller, &ftrace_list_ops),
+				-EINVAL);
 	mutex_unlock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, site_insn(fake.ip), before);
+	KUNIT_EXPECT_EQ(t, memcmp((void *)(fake.ip - 8), literal, 8), 0);
 }
 
 /* ftrace_make_call and ftrace_make_nop on a site that is off. */

@@ -12,6 +12,7 @@
  */
 #include "kernel.h"
 #include "ftrace.h"
+#include "mm.h"
 #include "patch.h"
 #include "rcu.h"
 #include "asm/insn.h"
@@ -176,6 +177,41 @@ int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops)
 
 	wmb();
 	return ret;
+}
+
+/* Live, hooked, or a literal in the page before: one write, then the other. */
+static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
+					     unsigned long addr,
+					     struct ftrace_ops *ops)
+{
+	int ret = ftrace_site_ops(rec->ip) != ops ?
+		  ftrace_rec_update_ops(rec, ops) : 0;
+
+	return ret ? ret : ftrace_make_call(rec, addr);
+}
+
+/*
+ * A disabled site gets its ops literal and its call (nop -> function
+ * patches every site so): checked as ftrace_make_call checks, then
+ * both written through one mapping of their page, with no frame nor
+ * call per site but the write's own.
+ */
+int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
+			 struct ftrace_ops *ops)
+{
+	unsigned long ip = rec->ip;
+	u32 new;
+	int ret;
+
+	if (unlikely(ftrace_patch_hook || ftrace_patch_live() ||
+		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
+		return make_call_ops_one_by_one(rec, addr, ops);
+	ret = site_call(ip, addr, &new);
+	if (ret)
+		return ret;
+	if (READ_ONCE(*(u32 *)ip) != RISCV_INSN_NOP)
+		return -EINVAL;
+	return patch_insn32_after_literal((void *)ip, new, (unsigned long)ops);
 }
 #endif
 

@@ -118,6 +118,43 @@ int patch_text_literal(void *addr, unsigned long val)
 	return 0;
 }
 
+static noinline int map_and_patch_after_literal(unsigned long a, u32 insn,
+						unsigned long val);
+
+/*
+ * A site and the 8-byte literal just before it in the same page (an
+ * ftrace site enabled with its ops, asm/ftrace.h): one mapping of the
+ * page for both, the literal first, a fence, then the instruction, so
+ * a hart that runs the new instruction loads the new literal. The
+ * page already mapped (a batch's sites in address order), it runs
+ * with no frame of its own.
+ */
+int patch_insn32_after_literal(void *addr, u32 insn, unsigned long val)
+{
+	unsigned long a = (unsigned long)addr, page = a & ~(PAGE_SIZE - 1);
+	char *alias;
+
+	if (!kernel_text_addr(a) || (a & 7) || !(a & (PAGE_SIZE - 8)))
+		return -EINVAL;
+	if (unlikely(mapped_page[0] != (page | smp_processor_id())))
+		return map_and_patch_after_literal(a, insn, val);
+	alias = fixmap_map_addr(FIX_TEXT_POKE0) + (a - page);
+	WRITE_ONCE(*(unsigned long *)(alias - 8), val);
+	wmb();
+	if (READ_ONCE(*(u32 *)a) == insn)
+		return 0;
+	WRITE_ONCE(*(u32 *)alias, insn);
+	text_changed();
+	return 0;
+}
+
+static noinline int map_and_patch_after_literal(unsigned long a, u32 insn,
+						unsigned long val)
+{
+	poke_map(0, (a & ~(PAGE_SIZE - 1)) | smp_processor_id(), a);
+	return patch_insn32_after_literal((void *)a, insn, val);
+}
+
 void patch_unmap(void)
 {
 	unsigned long others = alias_cpus & ~(1UL << smp_processor_id());
