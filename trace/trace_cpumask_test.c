@@ -100,7 +100,7 @@ static void cpumask_test_bad_text_changes_nothing(struct kunit *t)
 
 	read_mask(before, sizeof(before));
 	KUNIT_EXPECT_EQ(t, vfs_write_file(CPUMASK, O_TRUNC, "x\n"), -EINVAL);
-	KUNIT_EXPECT_EQ(t, vfs_write_file(CPUMASK, O_TRUNC, "100\n"),
+	KUNIT_EXPECT_EQ(t, vfs_write_file(CPUMASK, O_TRUNC, "1,0,0\n"),
 			-EOVERFLOW);
 	read_mask(after, sizeof(after));
 	KUNIT_EXPECT_STREQ(t, after, before);
