@@ -332,7 +332,7 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
  * The common case of rb_end_commit: the only open event, on the page
  * the commit point is on. A function event reserved, filled (memcpy)
  * and committed, the call and the loop of `bench` included:
- * bench: rb_reserve_commit_insns_per_event 137.5
+ * bench: rb_reserve_commit_insns_per_event 138.5
  */
 void ring_buffer_unlock_commit(struct trace_buffer *buffer)
 {
@@ -446,7 +446,7 @@ static noinline int rb_write5_slow(struct trace_buffer *buffer, u32 w0,
  * The same for the tracers' fixed-size events, their words passed in
  * registers: no staging on the stack, no copy loop. A function event,
  * the call and the loop of `bench` included:
- * bench: rb_write3_insns_per_event 58.03
+ * bench: rb_write3_insns_per_event 58.04
  */
 int ring_buffer_write3(struct trace_buffer *buffer, u32 w0, u32 w1, u32 w2)
 {

@@ -423,7 +423,7 @@ static bool instret_is_exact(void)
  * targets are 80 and 25 where the trampoline has its fast path (-pg's
  * has not: 195 and 60). `make bench` measures the same on bench_target:
  *   bench: function_insns_per_call 64.5
- *   bench: function_off_insns_per_call 9
+ *   bench: function_off_insns_per_call 11
  */
 #ifdef HAVE_FTRACE_FAST_PATH
 #define FN_COST_ON	80

@@ -32,7 +32,7 @@
  *   bench: stub_insns_per_call 59
  *   bench: mcount_stub_insns_per_call 33
  *   bench: function_insns_per_call 64.5
- *   bench: mcount_function_insns_per_call 107.14
+ *   bench: mcount_function_insns_per_call 115.15
  * -pg costs more when off, and when on than the fast path does.
  *
  * Entry: ra = the site + 4 (back into the traced function), a0 = the
