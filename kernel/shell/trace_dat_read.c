@@ -251,19 +251,31 @@ static const struct dat_event *find_event(const struct dat_reader *r, int id)
 
 /* ---- kallsyms and comms ------------------------------------------------- */
 
+/* A text section (its 4-byte size, then lines): the text, its lines. */
+static char *take_lines(struct dat_reader *r, char **end, int *lines)
+{
+	u32 size = take_num(r, 4);
+	char *text = (char *)take(r, size), *p;
+
+	if (!text)
+		return NULL;
+	*end = text + size;
+	*lines = 0;
+	for (p = text; p < *end; p++)
+		*lines += *p == '\n';
+	return text;
+}
+
 /* "ADDRESS TYPE NAME" lines into an array, sorted as the file is. */
 static int read_kallsyms(struct dat_reader *r)
 {
-	u32 size = take_num(r, 4);
-	char *text = (char *)take(r, size), *end, *p, *nl;
+	char *end, *p, *nl, *text;
 	u64 addr;
-	int n = 0;
+	int n;
 
+	text = take_lines(r, &end, &n);
 	if (!text)
 		return -EINVAL;
-	end = text + size;
-	for (p = text; p < end; p++)
-		n += *p == '\n';
 	r->syms = kmalloc((n + 1) * sizeof(*r->syms));
 	if (!r->syms)
 		return -ENOMEM;
@@ -314,16 +326,13 @@ static char *unescape(char *s, char *end)
 /* printk_formats' lines: `0xADDR : "FORMAT"`. */
 static int read_printk(struct dat_reader *r)
 {
-	u32 size = take_num(r, 4);
-	char *text = (char *)take(r, size), *end, *p, *nl;
+	char *end, *p, *nl, *text;
 	u64 addr;
-	int n = 0;
+	int n;
 
+	text = take_lines(r, &end, &n);
 	if (!text)
 		return -EINVAL;
-	end = text + size;
-	for (p = text; p < end; p++)
-		n += *p == '\n';
 	r->printk = kmalloc((n + 1) * sizeof(*r->printk));
 	r->words = kmalloc(BPRINT_TEXT_MAX);
 	r->text = kmalloc(BPRINT_TEXT_MAX);

@@ -46,6 +46,14 @@ const u32 kallsyms_name_offsets[NR_SYMS] = { 0, 6, 12, 16, 25, 33 };
 const char kallsyms_types[NR_SYMS] = "TTtTtT";
 const char kallsyms_names[] = "_text\0start\0fib\0fib_main\0do_irq\0_etext";
 
+/* kernel/kallsyms.c's /proc/kallsyms line, from the table above. */
+int kallsyms_sprint_line(char *buf, size_t size, u32 i)
+{
+	return snprintf(buf, size, "%016lx %c %s\n",
+			kallsyms_base + kallsyms_offsets[i], kallsyms_types[i],
+			kallsyms_names + kallsyms_name_offsets[i]);
+}
+
 static const char function_format[] =
 	"name: function\nID: 1\nformat:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
