@@ -11,44 +11,21 @@ rv-ops names function_graph's ops (`fgraph`). Needs gdb-multiarch
 
 import os
 import re
-import tempfile
 
-import harness
-from gdbstub import gdb_args
-from test_gdb_backtrace import gdb_batch, wait_for
+from test_gdb_backtrace import gdb_in_fib
 
 SMP = 1
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
                       '..', 'scripts', 'gdb', 'rvftrace.py')
 
 
-def run_commands(k, commands):
-    """Stop at the second ftrace_caller of `run fib 3`, run commands."""
-    elf = os.path.join(k.build, 'kernel.elf')
-    with tempfile.TemporaryDirectory() as tmp:
-        path, ready = os.path.join(tmp, 'gdb'), os.path.join(tmp, 'ready')
-        with harness.Kernel(smp=SMP, qemu_args=gdb_args(path)) as kg:
-            for line in ('cd /sys/kernel/tracing',
-                         'echo fib > set_ftrace_filter',
-                         'echo function_graph > current_tracer'):
-                kg.run(line)
-            kg.type('read go; run fib 3\r')
-            gdb = gdb_batch(elf, path, [
-                f'source {SCRIPT}', 'break ftrace_caller',
-                f'shell touch {ready}', 'continue', 'continue',
-                *commands, 'delete', 'detach'])
-            wait_for(ready, 60)
-            kg.type('\r')
-            out = gdb.communicate(timeout=120)[0]
-            kg.read_until_prompt(60)
-            site = re.search(r'site (0x[0-9a-f]+)', kg.run('patchsite fib'))
-            kg.run('echo nop > current_tracer')
-    return out, site and int(site[1], 16)
-
-
 def test_commands_show_the_graph_state(k):
-    out, site = run_commands(k, ['rv-tasks', 'rv-ret-stack', 'rv-site fib',
-                                 'rv-ops', 'rv-ret-stack 99999'])
+    out, patchsite = gdb_in_fib(
+        k, 'function_graph', ['rv-tasks', 'rv-ret-stack', 'rv-site fib',
+                              'rv-ops', 'rv-ret-stack 99999'],
+        stops=2, setup=[f'source {SCRIPT}'])
+    site = re.search(r'site (0x[0-9a-f]+)', patchsite)
+    site = site and int(site[1], 16)
     assert re.search(r'^\s+\d+ fib\s+R\s+0\s+1$', out, re.M), out
     assert re.search(r'^pid \d+ \(fib\): 1 entries, 0 overrun$', out,
                      re.M), out
