@@ -136,6 +136,12 @@ void selftest_set_prepare(void (*fn)(void))
 	prepare = fn;
 }
 
+void selftest_prepare(void)
+{
+	if (prepare)
+		prepare();
+}
+
 /* Run one case; a case that leaks memory fails (usertests' leak check). */
 static void run_case(const struct kunit_suite *s, unsigned long i,
 		     struct totals *st)
@@ -192,8 +198,7 @@ int selftest_run(const char *filter)
 	struct totals all = { 0, 0, 0 };
 	int num = 0;
 
-	if (prepare)
-		prepare();
+	selftest_prepare();
 	console_printf("KTAP version 1\n1..%d\n", count_selected(filter));
 	for (s = __start_selftests; s < __stop_selftests; s++)
 		if (suite_selected(s, filter))

@@ -43,6 +43,7 @@
 #include "stop_machine.h"
 #include "kstrtox.h"
 #include "shell.h"
+#include "selftest.h"
 #include "workloads.h"
 #include "fgraph.h"
 #include "asm/insn.h"
@@ -415,6 +416,7 @@ static int stress_storm(struct shell_out *out, unsigned long n, u32 seed)
 
 	if (!s)
 		return -ENOMEM;
+	selftest_prepare();
 	before = mm_bytes_less_ret_stacks();
 	storm_init(s, seed);
 	preempt_disable();
@@ -631,6 +633,7 @@ static int stress_graph(struct shell_out *out, unsigned long n)
 	long leaked;
 	int ret;
 
+	selftest_prepare();
 	leaked = -(long)mm_bytes_less_ret_stacks();
 	ret = start_workers(&w, -1, spawner);
 	for (i = 0; !ret && i < 2 * n && !current->sigpending; i++)

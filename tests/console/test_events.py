@@ -195,7 +195,7 @@ def test_ftrace_formats(k):
     which has no id without PERF_EVENTS); Linux's entries byte for byte,
     as trace_pipe_raw converts rvftrace's compact records into them."""
     k.check(k.run(f'ls {T}/events/ftrace'), 'bprint\nfuncgraph_entry\n'
-            'funcgraph_exit\nfunction\nkernel_stack\nprint\n')
+            'funcgraph_exit\nfunction\nkernel_stack\nprint\nraw_data\n')
     k.check(k.run(f'ls {T}/events/ftrace/function'), 'format\nid\n')
     for name, (ident, fields) in FTRACE_FORMATS.items():
         k.check(cat(k, f'events/ftrace/{name}/format'),
