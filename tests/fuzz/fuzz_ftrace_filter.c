@@ -154,9 +154,12 @@ int trace_nr_cpus(void)
 	return 1;
 }
 
+/* The kernel's gives whole cache lines: 64-aligned, as the type needs. */
 void *kzalloc_cacheline(size_t size)
 {
-	return calloc(1, size);
+	void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
+
+	return p ? memset(p, 0, size) : NULL;
 }
 
 unsigned long vfs_nr_alloc_failures;
@@ -403,12 +406,29 @@ static void check_enabled(struct fuzz_in *in)
 	free(copy);
 }
 
+/*
+ * The top level's copy of a filter file's template, as
+ * ftrace_files.c:create_filter_file makes it for global_trace.
+ */
+static const struct ftrace_filter_file *
+top_level(const struct ftrace_filter_file *template)
+{
+	static struct ftrace_filter_file ff;
+
+	ff = *template;
+	ff.ops = &global_trace.ops;
+	ff.mods = template->is_notrace ? &global_trace.mod_notrace :
+					 &global_trace.mod_trace;
+	return &ff;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	static bool registered;
 
 	if (!registered) {
+		FUZZ_CHECK(!ftrace_pid_cache_init());
 		FUZZ_CHECK(!register_ftrace_command(&traceoff_cmd));
 		FUZZ_CHECK(!register_ftrace_command(&stacktrace_cmd));
 		FUZZ_CHECK(register_ftrace_command(&traceoff_cmd) == -EBUSY);
@@ -416,10 +436,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	switch (fuzz_pick(&in, 5)) {
 	case 0:
-		check_filter(&in, &set_ftrace_filter, "filter");
+		check_filter(&in, top_level(&set_ftrace_filter), "filter");
 		break;
 	case 1:
-		check_filter(&in, &set_ftrace_notrace, "notrace");
+		check_filter(&in, top_level(&set_ftrace_notrace), "notrace");
 		break;
 	case 2:
 		check_enabled(&in);
