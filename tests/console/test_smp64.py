@@ -5,7 +5,9 @@ of the device tree (arch/riscv/kernel/smp.c:smp_alloc_cpus): all 64
 come online, the trace has a buffer per CPU, and a switch of tracer
 under stop_machine brings every one of them but the caller's to its
 stopper (the caller joins in itself), each switch recorded in that
-CPU's own buffer.
+CPU's own buffer. The shell's task may run on another CPU for its next
+command (the runqueue is shared), so each rendezvous leaves out its own
+caller's CPU, not always the same one.
 
 Under -icount QEMU runs the 64 harts on one host thread, in turn: the
 boot takes a few seconds, where 64 host threads on a loaded machine
@@ -13,6 +15,7 @@ take minutes.
 """
 
 import re
+from collections import Counter
 
 import harness
 from tracing import T, reset, write, trace_lines
@@ -41,8 +44,12 @@ def test_rendezvous_traced_on_every_cpu(k):
     lines = trace_lines(k)
     switches = [m for m in map(SWITCH.match, lines) if m]
     assert all(int(m[1]) == int(m[2]) for m in switches), switches[:3]
-    cpus = {int(m[1]) for m in switches}
-    assert len(cpus) == SMP - 1, sorted(set(range(SMP)) - cpus)
+    per_cpu = Counter(int(m[1]) for m in switches)
+    # Two rendezvous are seen: the tracer's switch, and the event's
+    # disable, whose stoppers switch in before the tracepoint is nopped.
+    assert sum(per_cpu.values()) == 2 * (SMP - 1), per_cpu
+    assert max(per_cpu.values()) == 2, per_cpu
+    assert len(per_cpu) >= SMP - 1, sorted(set(range(SMP)) - set(per_cpu))
     assert sum(line.endswith('fib <-fib') or line.endswith('fib <-fib_main')
                for line in lines) == 15
     reset(k)
