@@ -10,9 +10,12 @@ R, v, V) from _text up to _kallsyms. The table itself and what follows it
 are left out: they are the only symbols that move between the two passes.
 Assembler-internal names (.L*, $x mapping symbols) are left out too.
 
-Sizes: nm -S gives the sizes of C functions and objects. A symbol without
-one (an assembly label, a linker script marker) reaches up to the next
-higher address; _etext is a symbol, so no code reaches beyond text.
+Sizes: code reaches up to the next higher address, as in Linux's
+kallsyms (which keeps no sizes): a return address just past a noreturn
+call that ends a function, or the next function's ops literal in the
+padding, names the function before. Data keeps the size nm -S gives
+it; a data symbol without one (a linker script marker) reaches the next
+higher address too. _etext is a symbol, so no code reaches beyond text.
 
 Aliases (symbols at one address): the lookup names the first, so they are
 ordered, as Linux orders them, best name first: sized before unsized,
@@ -67,11 +70,12 @@ def marker(syms, name):
 
 
 def fill_sizes(syms):
-    """Give each unsized symbol the distance to the next higher address."""
+    """Stretch code and unsized symbols to the next higher address."""
     addrs = sorted({sym.addr for sym in syms})
     next_addr = dict(zip(addrs, addrs[1:]))
     for sym in syms:
-        if not sym.size and sym.addr in next_addr:
+        stretch = sym.kind in TEXT_TYPES or not sym.size
+        if stretch and sym.addr in next_addr:
             sym.size = next_addr[sym.addr] - sym.addr
 
 

@@ -158,3 +158,16 @@ def test_overrun_stats(k):
             f'{stats["entries"]}/1973   #P:{k.smp}')
     write(k, 'buffer_size_kb', '1408')
     reset(k)
+
+
+def test_parent_after_a_noreturn_call_is_named(k):
+    # kthread_entry ends with its call of kthread_exit: the return
+    # address lies past its last byte, in the next function's padding,
+    # which kallsyms gives to kthread_entry as Linux's does.
+    reset(k)
+    write(k, 'set_ftrace_filter', 'kthread_exit')
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 5 > /dev/null')
+    funcs = [LINE.match(line)[6] for line in trace_lines(k)]
+    assert funcs and set(funcs) == {'kthread_exit <-kthread_entry'}, funcs
+    reset(k)

@@ -29,11 +29,11 @@ import re
 CONTEXT = re.compile(r'(?P<comm>[ -~]{16})-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] '
                      r'(?P<flags>[.d][.n][.h][.1-9a-f]\.) +'
                      r'(?P<sec>\d+)\.(?P<usec>\d{6}): (?P<body>.*)')
-# A parent kallsyms cannot name prints as its address, as %ps does: the
-# return address after a noreturn call that ends its function lies in
-# the next function's ops literal (kthread_exit <-0x8020ca60).
+# Every parent is named: code reaches up to the next symbol, so even the
+# return address after a noreturn call that ends its function (kthread_exit
+# <-kthread_entry) names the function.
 FUNCTION = re.compile(r'(?P<func>[A-Za-z_][\w.]*) '
-                      r'<-(?P<parent>[A-Za-z_][\w.]*|0x[0-9a-f]+)')
+                      r'<-(?P<parent>[A-Za-z_][\w.]*)')
 MARKER = re.compile(r'tracing_mark_write: .*')
 LOST = re.compile(r'CPU:(?P<cpu>\d+) \[LOST( \d+)? EVENTS\]')
 STARTED = re.compile(r'##### CPU (?P<cpu>\d+) buffer started ####')
@@ -182,7 +182,6 @@ class TraceChecker:
             return 'unknown event'
         if m['func'] not in self.functions:
             return f'{m["func"]} cannot be traced'
-        if m['parent'] not in self.symbols and \
-                not m['parent'].startswith('0x'):
+        if m['parent'] not in self.symbols:
             return f'parent {m["parent"]} is no kernel symbol'
         return None

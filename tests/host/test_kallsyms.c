@@ -10,7 +10,7 @@
 
 #define TEXT		0x80200000UL
 #define HELPER		0x80200016UL	/* t, size 0x20 */
-#define WEAK_FN		0x80200036UL	/* W, size 2, then a gap */
+#define WEAK_FN		0x80200036UL	/* W, size 2, then 2 bytes of padding */
 #define MAIN		0x8020003aUL	/* T, size 0x12 */
 #define BOARD_HOOK	0x8020004cUL	/* T, size 0x10, W arch_hook */
 #define TAIL_LABEL	0x8020006cUL	/* T, unsized, last in text */
@@ -60,12 +60,25 @@ TEST(lookup_one_past_is_the_next_symbol)
 
 	EXPECT_STR(lookup(HELPER + 0x20, &off, &size), "weak_fn");
 	EXPECT_EQ(off, 0);
-	EXPECT_EQ(size, 2);
+	EXPECT_EQ(size, MAIN - WEAK_FN);
 }
 
-TEST(lookup_in_padding_is_null)
+/*
+ * As Linux's kallsyms: code reaches up to the next symbol, so a return
+ * address just past a noreturn call that ends a function (and the next
+ * function's ops literal, in its padding) still names the function.
+ */
+TEST(padding_after_code_is_the_function_before)
 {
-	EXPECT(!kallsyms_lookup(WEAK_FN + 2, NULL, NULL));
+	unsigned long off = 0, size = 0;
+
+	EXPECT_STR(lookup(WEAK_FN + 2, &off, &size), "weak_fn");
+	EXPECT_EQ(off, 2);
+	EXPECT_EQ(size, 4);
+}
+
+TEST(padding_after_data_is_null)
+{
 	EXPECT(!kallsyms_lookup(MSG + 6, NULL, NULL));
 	EXPECT(!kallsyms_lookup(COUNTER + 4, NULL, NULL));
 }
