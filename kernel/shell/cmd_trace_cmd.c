@@ -63,7 +63,9 @@ static const char *const usage_lines[] = {
 	"  report [[-i] FILE]  print the events of FILE (trace.dat)",
 	"  stop                stop recording (tracing_on 0)",
 	"  show [-p]           print the trace (-p: trace_pipe, until Ctrl-C)",
-	"  list -t|-o|-f|-e... tracers, options, functions, events",
+	"  list [-e [RE]] [-t] [-o] [-f [RE]] [-B] [-C] [-s]",
+	"                      events, tracers, options, functions, instances,",
+	"                      clocks, event systems (all but -B -C if none)",
 	"  clear               empty the ring buffer",
 	"  reset               nop tracer, no filters, options back, tracing on",
 	"  stat [-o]           what is set up (-o: and every option)",
@@ -391,37 +393,6 @@ static int tc_show(struct shell_out *out, int argc, char **argv)
 		      pipe ? TRACEFS "trace_pipe" : TRACEFS "trace");
 }
 
-/*
- * list: each file its flag names, in the order given: -t tracers, -o
- * options, -f functions, -e events.
- */
-static int tc_list(struct shell_out *out, int argc, char **argv)
-{
-	static const char *const files[][2] = {
-		{ "-t", TRACEFS "available_tracers" },
-		{ "-o", TRACEFS "trace_options" },
-		{ "-f", TRACEFS "available_filter_functions" },
-		{ "-e", TRACEFS "available_events" },
-	};
-	int i, status = 0;
-	size_t f;
-
-	if (argc < 3)
-		return usage();
-	for (i = 2; i < argc; i++) {
-		for (f = 0; f < ARRAY_SIZE(files); f++)
-			if (!strcmp(argv[i], files[f][0]))
-				break;
-		if (f == ARRAY_SIZE(files)) {
-			sh_err("trace-cmd list: unknown option '%s'\n",
-			       argv[i]);
-			return usage();
-		}
-		status |= sh_cat(out, "trace-cmd", files[f][1]);
-	}
-	return status;
-}
-
 static int tc_clear(struct shell_out *out, int argc, char **argv)
 {
 	return tc_write("trace", "") ? 1 : 0;
@@ -567,7 +538,7 @@ static const struct {
 	{ "record", tc_record, true },
 	{ "stop", tc_stop, false },
 	{ "show", tc_show, true },
-	{ "list", tc_list, true },
+	{ "list", trace_cmd_list, true },
 	{ "clear", tc_clear, false },
 	{ "reset", tc_reset, false },
 	{ "stat", tc_stat, true },

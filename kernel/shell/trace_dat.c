@@ -102,7 +102,7 @@ static int add_name(struct inode *child, void *data)
 }
 
 /* The subdirectories of dir, sorted, each with a '/' after it. */
-static int list_dirs(const char *dir, struct name_list *l)
+int trace_dat_list_dirs(const char *dir, struct name_list *l)
 {
 	struct inode *inode;
 	int err = vfs_walk(vfs_root(), dir, &inode);
@@ -130,7 +130,7 @@ static int put_formats(struct dat_out *d, const char *system)
 	int i, err;
 
 	snprintf(path, sizeof(path), TRACEFS "events/%s", system);
-	err = list_dirs(path, &events);
+	err = trace_dat_list_dirs(path, &events);
 	if (err)
 		return err;
 	put_u32(d, events.count);
@@ -157,7 +157,7 @@ static bool has_name(const struct name_list *l, const char *name)
 static int put_systems(struct dat_out *d)
 {
 	struct name_list systems;
-	int i, err = list_dirs(TRACEFS "events", &systems);
+	int i, err = trace_dat_list_dirs(TRACEFS "events", &systems);
 
 	if (err)
 		return err;

@@ -10,8 +10,13 @@
 #define TRACE_DAT_MAGIC		"\x17\x08\x44tracing"
 
 struct shell_out;
+struct name_list;
 
 int trace_dat_write(const char *path);
 int trace_dat_report(struct shell_out *out, const char *path);
+/* The subdirectories of dir, sorted, each with a '/' after its name. */
+int trace_dat_list_dirs(const char *dir, struct name_list *l);
+/* `trace-cmd list` (trace_cmd_list.c). */
+int trace_cmd_list(struct shell_out *out, int argc, char **argv);
 
 #endif

@@ -183,14 +183,75 @@ def test_tab_completes_function_names(k):
     k.run('trace-cmd reset')
 
 
+def test_list_everything(k):
+    """Without a flag: systems, events, tracers and options, as 3.1.6."""
+    out = k.run('trace-cmd list')
+    systems = sorted(e.split(':')[0] for e in
+                     cat(k, 'available_events').split())
+    systems = sorted(set(systems) | {'ftrace'})
+    k.check(out, 'event systems:\n' + ''.join(s + '\n' for s in systems) +
+            '\nevents:\n' + cat(k, 'available_events') +
+            '\ntracers:\n' + cat(k, 'available_tracers') +
+            '\noptions:\n' + cat(k, 'trace_options'))
+    k.check(k.run('trace-cmd list -s'),
+            ''.join(s + '\n' for s in systems) + '\n')
+
+
+def test_list_regexes(k):
+    """-e and -f take trace-cmd's regular expressions, case ignored."""
+    k.check(k.run('trace-cmd list -f "^FIB$"'), 'fib\n')
+    k.check(k.run('trace-cmd list -e sched_sw'), 'sched:sched_switch\n')
+    k.check(k.run('trace-cmd list -e "sched:wak"'),
+            'sched:sched_wakeup\nsched:sched_wakeup_new\n'
+            'sched:sched_waking\n')
+    # A system's name alone: its events, and no other system's.
+    assert set(k.run('trace-cmd list -e irq:').split()) == \
+        {'irq:irq_handler_entry', 'irq:irq_handler_exit'}
+    # ftrace's events are listed by system, as under Linux.
+    assert 'ftrace:function' in k.run('trace-cmd list -e ftrace:').split()
+    k.check(k.run('trace-cmd list -e nosuchevent'), '')
+    assert k.run('trace-cmd list -e "sched:[" ; echo $?').startswith(
+        "trace-cmd: invalid regex '['")
+
+
+def test_list_event_files(k):
+    """-F shows the format up to its print fmt (--full: all), -l the
+    filter, -R the triggers; each needs an event named."""
+    fmt = cat(k, 'events/sched/sched_switch/format')
+    k.check(k.run('trace-cmd list -e sched_switch -F'),
+            'system: sched\n' + fmt[:fmt.index('print fmt')])
+    k.check(k.run('trace-cmd list -e sched_switch -F --full'),
+            'system: sched\n' + fmt)
+    k.run('echo "prev_pid == 1" > '
+          '/sys/kernel/tracing/events/sched/sched_switch/filter')
+    k.check(k.run('trace-cmd list -e sched_switch -l'),
+            'sched:sched_switch\nprev_pid == 1\n\n')
+    k.run('echo 0 > /sys/kernel/tracing/events/sched/sched_switch/filter')
+    k.check(k.run('trace-cmd list -e sched_switch -R'),
+            'sched:sched_switch\n' +
+            cat(k, 'events/sched/sched_switch/trigger') + '\n')
+    k.check(k.run('trace-cmd list -e -F'),
+            'trace-cmd: When specifying event files, an event must be '
+            'named\n')
+
+
+def test_list_buffers(k):
+    k.check(k.run('trace-cmd list -B'), 'No buffer instances defined\n')
+    k.run('mkdir /sys/kernel/tracing/instances/foo')
+    k.check(k.run('trace-cmd list -B'), 'foo\n')
+    k.run('rmdir /sys/kernel/tracing/instances/foo')
+
+
 def test_list_and_show_pipe(k):
-    """list prints the files its flags name; show -p reads trace_pipe."""
+    """list prints the files its flags name, in trace-cmd's order
+    whatever the order of the flags; show -p reads trace_pipe."""
     k.check(k.run('trace-cmd list -t'), cat(k, 'available_tracers'))
     k.check(k.run('trace-cmd list -o -t'),
-            cat(k, 'trace_options') + cat(k, 'available_tracers'))
+            cat(k, 'available_tracers') + cat(k, 'trace_options'))
     k.check(k.run('trace-cmd list -f'), cat(k, 'available_filter_functions'))
+    k.check(k.run('trace-cmd list -C'), cat(k, 'trace_clock'))
     assert k.run('trace-cmd list -x').startswith(
-        "trace-cmd list: unknown option '-x'\n")
+        "list: invalid option -- 'x'\nusage:\n")
     k.run('trace-cmd reset')
     k.run('echo hello > /sys/kernel/tracing/trace_marker')
     k.type('trace-cmd show -p\r')
