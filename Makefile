@@ -163,30 +163,26 @@ endif
 all: $(B)/kernel.elf
 
 # make sees only file times, so a change of flags (TRACE_FLAGS, NOTRACE,
-# a per-file CFLAGS) would leave objects built the old way: $(B)/flags
-# holds them and, like $(B)/objects, changes only when they do (Kbuild
-# keeps each object's command line for the same reason).
-FLAGS_FILE := $(B)/flags
-FLAGS_NOW := $(CC) $(CFLAGS) | $(ASFLAGS) | $(TRACE_FLAGS) | $(NOTRACE) | \
-	     $(foreach v,$(sort $(filter CFLAGS_%,$(.VARIABLES))),$(v)=$($(v)))
+# a per-file CFLAGS) would leave objects built the old way. As Kbuild's
+# if_changed does, each object's command is kept beside it in
+# $(B)/X.o.cmd, and the object is rebuilt when a prerequisite is newer
+# or its own command changed, and no other. The test is make's own, with
+# no shell run for an object that is up to date.
+differ = $(subst $(strip $(1)),,$(strip $(2)))$(subst $(strip $(2)),,$(strip $(1)))
+if_changed = $(if $(strip $(filter-out FORCE,$?) \
+			  $(call differ,$(file <$@.cmd),$(1))),\
+		 $(if $(Q),echo "  $(2)      $<" && )mkdir -p $(dir $@) && \
+		 $(1) && printf '%s\n' '$(strip $(1))' > $@.cmd)
+cc_cmd = $(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) \
+	 $(call private_inc,$<) -c $< -o $@ \
+	 $(if $(call record_mcount,$<),&& $(call record_mcount,$<,$@))
+as_cmd = $(CC) $(ASFLAGS) -c $< -o $@
 
-ifneq ($(strip $(file <$(FLAGS_FILE))),$(strip $(FLAGS_NOW)))
-$(FLAGS_FILE): FORCE
-	@mkdir -p $(B)
-	@printf '%s\n' '$(FLAGS_NOW)' > $@
-endif
+$(B)/%.o: %.c $(RECORDMCOUNT) FORCE
+	$(Q)$(call if_changed,$(cc_cmd),CC)
 
-$(B)/%.o: %.c $(RECORDMCOUNT) $(FLAGS_FILE)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_$*.o) $(call traceflags,$<) \
-		$(call private_inc,$<) -c $< -o $@
-	$(Q)$(call record_mcount,$<,$@)
-
-$(B)/%.o: %.S $(FLAGS_FILE)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  AS      $<")
-	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+$(B)/%.o: %.S FORCE
+	$(Q)$(call if_changed,$(as_cmd),AS)
 
 $(OBJS_FILE): FORCE
 	$(if $(OBJS_CHANGED),$(Q)mkdir -p $(B) && \

@@ -2,8 +2,8 @@
 """test_makefile.py: the Makefile relinks kernel.elf when the list of
 sources changes, not only when an object is newer than it: a source
 removed leaves no newer object behind, yet the kernel must lose it.
-And it recompiles when the flags change (a file leaving the traced
-ones), though no source is newer than its object.
+And it recompiles an object whose command changed (a file leaving the
+traced ones), though no source is newer than it, and only that object.
 
 Works on a copy of the tree and of its build (file times kept), so the
 real build is never touched; each step relinks at most once. Run with
@@ -84,7 +84,9 @@ def test_removed_source_is_unlinked(tree):
 
 def test_changed_flags_recompile(tree):
     obj = os.path.join(tree, 'build', 'kernel', 'trace_fixtures.o')
+    other = os.path.join(tree, 'build', 'kernel', 'sched.o')
     before = os.stat(obj).st_mtime_ns
+    other_before = os.stat(other).st_mtime_ns
     path = os.path.join(tree, 'Makefile')
     with open(path) as f:
         text = f.read()
@@ -96,6 +98,8 @@ def test_changed_flags_recompile(tree):
     make(tree, '-j2')
     assert os.stat(obj).st_mtime_ns != before, \
         'trace_fixtures.o was not rebuilt when it left the traced files'
+    assert os.stat(other).st_mtime_ns == other_before, \
+        'sched.o was rebuilt, though its own command did not change'
 
 
 TESTS = (test_unchanged_tree_does_not_relink, test_added_source_is_linked,
