@@ -126,6 +126,7 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 		return -EBUSY;
 	if (unlikely(t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH - 1)) {
 		t->trace_overrun++;
+		t->trace_recursion |= 1UL << TRACE_GRAPH_OVERRUN_BIT;
 		return -EBUSY;
 	}
 	/* Claim the slot first: an interrupt may push above it meanwhile. */

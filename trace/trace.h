@@ -140,6 +140,25 @@ struct ftrace_graph_ret_entry {
 	u64_a4 duration;
 };
 
+/*
+ * A return of a task whose ret_stack has overrun: the count follows
+ * (Linux's ftrace_graph_ret.overrun, in every return there). Only such
+ * tasks' returns are this long.
+ */
+struct ftrace_graph_ret_overrun_entry {
+	struct ftrace_graph_ret_entry ret;
+	u32 overrun;
+};
+
+/* The task's overruns so far when a return of ent_size bytes was made. */
+static inline u32 graph_ret_overrun(const struct ftrace_graph_ret_entry *ret,
+				    unsigned int ent_size)
+{
+	if (ent_size < sizeof(struct ftrace_graph_ret_overrun_entry))
+		return 0;
+	return ((const struct ftrace_graph_ret_overrun_entry *)ret)->overrun;
+}
+
 /* The preempt depth and hardirq flag of a nonzero preempt_count. */
 static inline u32 tracing_gen_ctx_pc(unsigned int pc)
 {
@@ -393,7 +412,7 @@ void tracing_start_tr(struct trace_array *tr);
  * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
  */
 enum {
-	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,	/* listed, not done */
+	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,
 	TRACE_GRAPH_PRINT_CPU		= 0x2,
 	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
 	TRACE_GRAPH_PRINT_PROC		= 0x8,

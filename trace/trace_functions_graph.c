@@ -28,7 +28,8 @@
 #define TRACE_GRAPH_DEPTH_MASK	(0xffUL << TRACE_GRAPH_DEPTH_SHIFT)
 
 _Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
-	       FAST_GRAPH_BITS == (TRACE_GRAPH | TRACE_GRAPH_NOTRACE) &&
+	       FAST_GRAPH_BITS == (TRACE_GRAPH | TRACE_GRAPH_NOTRACE |
+				   1UL << TRACE_GRAPH_OVERRUN_BIT) &&
 	       FAST_TRACE_GRAPH_ENT == TRACE_GRAPH_ENT &&
 	       FAST_TRACE_GRAPH_RET == TRACE_GRAPH_RET &&
 	       FAST_GRAPH_ENT_BYTES ==
@@ -262,6 +263,19 @@ graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
 	return true;
 }
 
+/* A return of a task whose ret_stack has overrun, with the count. */
+static noinline void graph_record_overrun(u32 ctx,
+					  struct ftrace_graph_ret *trace,
+					  u64 duration)
+{
+	struct ftrace_graph_ret_overrun_entry e = {
+		.ret = { { ctx }, trace->func, trace->depth, duration },
+		.overrun = trace->overrun,
+	};
+
+	ring_buffer_write(graph_array->buffer, sizeof(e), &e);
+}
+
 /*
  * ftrace_return_to_handler raised preempt_count by one around the
  * callback, as the trampoline does at entry: the depth shown is the
@@ -271,12 +285,15 @@ static __always_inline void graph_record_return(struct task *t,
 						struct ftrace_graph_ret *trace)
 {
 	u64 duration = trace->rettime - trace->calltime;
+	u32 ctx = __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET;
 
+	if (unlikely(trace->overrun)) {
+		graph_record_overrun(ctx, trace, duration);
+		return;
+	}
 	/* struct ftrace_graph_ret_entry, its duration low word first */
-	ring_buffer_write5(graph_array->buffer,
-			   __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
-			   trace->func, trace->depth, (u32)duration,
-			   duration >> 32);
+	ring_buffer_write5(graph_array->buffer, ctx, trace->func, trace->depth,
+			   (u32)duration, duration >> 32);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */
