@@ -8,12 +8,47 @@ function event's hex and binary handlers), verbose
 function-fork (set_ftrace_pid following forks and exits), and
 sleep-time and graph-time in the function profiler."""
 
+import atexit
+import os
 import re
+import shutil
+import struct
+import tempfile
 
+import harness
 from tracing import reset, cat, write, trace_lines
 
 SMP = (1,)
 DEPTH = 50              # function_graph's ret_stack (FTRACE_RETFUNC_DEPTH)
+SHARE = tempfile.mkdtemp(prefix='rvftrace-options-')
+atexit.register(shutil.rmtree, SHARE, ignore_errors=True)
+QEMU_ARGS = harness.share_args(SHARE)
+RAW = re.compile(r'^(\d+) (\d+) (\d+) ([0-9a-f]+) ([0-9a-f]+)$')
+HEX = re.compile(r'^([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{16}) '
+                 r'([0-9a-f]{16}) ([0-9a-f]{16}) $')
+
+
+def fib3_function(k):
+    """The function tracer's 5 events of `run fib 3`."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 3')
+
+
+def option(k, name, value):
+    write(k, f'options/{name}', value)
+
+
+def raw_fields(k):
+    """(pid, cpu, ts, ip, parent) of each event, by the raw option."""
+    option(k, 'raw', 1)
+    fields = [tuple(int(v, 16 if i > 2 else 10)
+                    for i, v in enumerate(RAW.match(l).groups()))
+              for l in trace_lines(k)]
+    option(k, 'raw', 0)
+    assert len(fields) == 5, fields
+    return fields
 
 
 def test_funcgraph_overrun(k):
@@ -37,3 +72,77 @@ def test_funcgraph_overrun(k):
         k.check(lines[i + 1], ' (Overruns: 11)')
     assert sum(l.endswith('deep();') for l in lines) == 1, lines
     assert len(lines) == DEPTH + 2 * (DEPTH - 1), lines
+
+
+def test_hex(k):
+    """print_hex_fmt: pid, CPU, time stamp, ip and parent, each as its
+    bytes in hex (4, 4, 8, 8, 8), a space after each; the same values
+    the raw option shows."""
+    fib3_function(k)
+    raw = raw_fields(k)
+    option(k, 'hex', 1)
+    lines = trace_lines(k)
+    option(k, 'hex', 0)
+    reset(k)
+    for line in lines:
+        assert HEX.match(line), line
+    k.check([tuple(int(v, 16) for v in HEX.match(l).groups())
+             for l in lines], raw)
+
+
+def test_bin(k):
+    """print_bin_fmt: the same fields as little-endian bytes, 32 an
+    event, no newline; the header stays text. Read on the host, through
+    the shared folder, as the bytes are no text."""
+    fib3_function(k)
+    raw = raw_fields(k)
+    header = ''.join(l + '\n' for l in cat(k, 'trace').splitlines()
+                     if l.startswith('#')).encode()
+    option(k, 'bin', 1)
+    k.run('cat /sys/kernel/tracing/trace > /mnt/host/trace.bin')
+    option(k, 'bin', 0)
+    reset(k)
+    with open(os.path.join(SHARE, 'trace.bin'), 'rb') as f:
+        data = f.read()
+    assert data.startswith(header), data[:len(header) + 8]
+    body = data[len(header):]
+    assert len(body) == 5 * 32, body
+    k.check(list(struct.iter_unpack('<iiQQQ', body)), raw)
+
+
+def test_verbose(k):
+    """verbose: no column legend, and under latency-format Linux's
+    verbose context (trace_print_lat_context): comm, pid, CPU, the
+    flags byte, the preempt depth and the event's index in hex, then
+    the time stamp in us in hex and the time since the reset and to the
+    next event in ms."""
+    fib3_function(k)
+    option(k, 'verbose', 1)
+    out = cat(k, 'trace')
+    k.check(out.split('\n')[:2], ['# tracer: function', '#'])
+    assert re.match(r'^ +fib-\d+ +\[000\] \.\.\.\.\. +\d+\.\d{6}: fib <-',
+                    out.split('\n')[2]), out
+    option(k, 'latency-format', 1)
+    out = cat(k, 'trace')
+    option(k, 'latency-format', 0)
+    option(k, 'verbose', 0)
+    reset(k)
+    lines = out.splitlines()
+    assert lines[2] == '# function latency trace v1.1.5 on rvftrace', out
+    assert lines[8] == '#', out
+    events = lines[9:]
+    assert len(events) == 5 and not any(l.startswith('#') for l in events)
+    verbose = re.compile(r'^ {13}fib +(\d+) +0 0 00000000 ([0-9a-f]{8}) '
+                         r'\[([0-9a-f]{8})\] (\d+)\.(\d{3})ms '
+                         r'\(\+(\d+)\.(\d{3})ms\): fib <-fib(_main)?$')
+    ms = []
+    for i, line in enumerate(events):
+        m = verbose.match(line)
+        assert m, line
+        assert int(m[2], 16) == i, line
+        ms.append((int(m[4]) * 1000 + int(m[5]), int(m[6]) * 1000 + int(m[7]),
+                   int(m[3], 16)))
+    for (abs0, rel0, us0), (abs1, _, us1) in zip(ms, ms[1:]):
+        assert abs0 + rel0 in range(abs1 - 1, abs1 + 2), ms
+        assert us1 - us0 in range(abs1 - abs0 - 1, abs1 - abs0 + 2), ms
+    assert ms[-1][1] == 0, ms
