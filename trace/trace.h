@@ -118,6 +118,22 @@ struct bprint_entry {
 	u32 buf[];
 };
 
+/* Event data is 4-byte aligned: GCC then accesses this as two words. */
+typedef u64 u64_a4 __aligned(4);
+
+/*
+ * func-no-repeats: a call made count more times in a row (Linux's
+ * func_repeats_entry), recorded before the next other call; last_ts is
+ * the clock at the last of them.
+ */
+struct func_repeats_entry {
+	struct trace_entry ent;
+	u32 ip;
+	u32 parent_ip;
+	u32 count;
+	u64_a4 last_ts;
+};
+
 /*
  * function_graph's events (Linux's ftrace_graph_ent_entry and
  * ftrace_graph_ret_entry, 32 and 52 bytes with their header): 16 and 24
@@ -130,8 +146,6 @@ struct ftrace_graph_ent_entry {
 	u32 depth;
 };
 
-/* Event data is 4-byte aligned: GCC then accesses this as two words. */
-typedef u64 u64_a4 __aligned(4);
 
 struct ftrace_graph_ret_entry {
 	struct trace_entry ent;
@@ -330,6 +344,8 @@ struct trace_array {
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;	/* or trace_pid_every */
+	/* func-no-repeats: each CPU's last call (trace_functions.c) */
+	struct trace_func_repeats *last_func_repeats;
 	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
 	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
 	struct trace_pid_list *function_no_pids;	/* set_ftrace_notrace_pid */

@@ -248,28 +248,14 @@ int trace_graph_entry(struct ftrace_graph_ent *trace)
 	return graph_entry_record(tr, trace);
 }
 
-/*
- * Leaves a set_graph_function or set_graph_notrace function; false if
- * this return is not recorded.
- */
-static __always_inline bool
-graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
-{
-	ftrace_graph_addr_finish(t, trace->depth);
-	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
-		t->trace_recursion &= ~TRACE_GRAPH_NOTRACE;
-		return false;
-	}
-	return true;
-}
-
 /* A return of a task whose ret_stack has overrun, with the count. */
-static noinline void graph_record_overrun(u32 ctx,
-					  struct ftrace_graph_ret *trace,
-					  u64 duration)
+static void graph_record_overrun(struct task *t,
+				 struct ftrace_graph_ret *trace)
 {
+	u64 duration = trace->rettime - trace->calltime;
 	struct ftrace_graph_ret_overrun_entry e = {
-		.ret = { { ctx }, trace->func, trace->depth, duration },
+		.ret = { { __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET },
+			 trace->func, trace->depth, duration },
 		.overrun = trace->overrun,
 	};
 
@@ -285,15 +271,39 @@ static __always_inline void graph_record_return(struct task *t,
 						struct ftrace_graph_ret *trace)
 {
 	u64 duration = trace->rettime - trace->calltime;
-	u32 ctx = __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET;
 
-	if (unlikely(trace->overrun)) {
-		graph_record_overrun(ctx, trace, duration);
+	/* struct ftrace_graph_ret_entry, its duration low word first */
+	ring_buffer_write5(graph_array->buffer,
+			   __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET,
+			   trace->func, trace->depth, (u32)duration,
+			   duration >> 32);
+}
+
+/* The rare returns, which one test of trace_recursion sends here. */
+#define TRACE_GRAPH_RETURN_RARE	(TRACE_GRAPH_NOTRACE | \
+				 1UL << TRACE_GRAPH_OVERRUN_BIT)
+
+/*
+ * Leaving a set_graph_notrace function: nothing recorded. Else the
+ * task's ret_stack has overrun: its returns carry the count, as long as
+ * they took thresh_ns (tracing_thresh) or more.
+ */
+static noinline void graph_return_rare(struct task *t,
+				       struct ftrace_graph_ret *trace,
+				       unsigned long thresh_ns)
+{
+	u64 duration = trace->rettime - trace->calltime;
+
+	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
+		t->trace_recursion &= ~TRACE_GRAPH_NOTRACE;
 		return;
 	}
-	/* struct ftrace_graph_ret_entry, its duration low word first */
-	ring_buffer_write5(graph_array->buffer, ctx, trace->func, trace->depth,
-			   (u32)duration, duration >> 32);
+	if (trace_clock_to_ns(graph_array, duration) < thresh_ns)
+		return;
+	if (trace->overrun)
+		graph_record_overrun(t, trace);
+	else
+		graph_record_return(t, trace);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */
@@ -301,7 +311,10 @@ void trace_graph_return(struct ftrace_graph_ret *trace)
 {
 	struct task *t = current;
 
-	if (graph_return_recorded(t, trace))
+	ftrace_graph_addr_finish(t, trace->depth);
+	if (unlikely(t->trace_recursion & TRACE_GRAPH_RETURN_RARE))
+		graph_return_rare(t, trace, 0);
+	else
 		graph_record_return(t, trace);
 }
 
@@ -311,8 +324,10 @@ static void trace_graph_thresh_return(struct ftrace_graph_ret *trace)
 	u64 duration = trace->rettime - trace->calltime;
 	struct task *t = current;
 
-	if (graph_return_recorded(t, trace) &&
-	    trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
+	ftrace_graph_addr_finish(t, trace->depth);
+	if (unlikely(t->trace_recursion & TRACE_GRAPH_RETURN_RARE))
+		graph_return_rare(t, trace, tracing_thresh);
+	else if (trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
 		graph_record_return(t, trace);
 }
 

@@ -179,6 +179,36 @@ static void trace_fn_trace(struct trace_iterator *iter)
 	seq_puts(s, "\n");
 }
 
+/* A time stamp as the context column shows it (Linux's trace_print_time). */
+static void trace_print_time(struct trace_iterator *iter, u64 ts)
+{
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
+		u64 t = ns2usecs(ts);
+
+		seq_printf(&iter->seq, " %5lu.%06lu",
+			   (unsigned long)(t / 1000000),
+			   (unsigned long)(t % 1000000));
+	} else {
+		seq_printf(&iter->seq, " %12llu", ts);
+	}
+}
+
+/* Linux's trace_func_repeats_print: the call, its count and last time. */
+static void trace_func_repeats_print(struct trace_iterator *iter)
+{
+	struct func_repeats_entry *field = (struct func_repeats_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+
+	seq_print_ip_sym(s, field->ip, iter->trace_flags);
+	if ((iter->trace_flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
+		seq_puts(s, " <-");
+		seq_print_ip_sym(s, field->parent_ip, iter->trace_flags);
+	}
+	seq_printf(s, " (repeats: %u, last_ts:", field->count);
+	trace_print_time(iter, trace_clock_to_ns(iter->tr, field->last_ts));
+	seq_puts(s, ")\n");
+}
+
 static void trace_stack_print(struct trace_iterator *iter)
 {
 	struct stack_entry *field = (struct stack_entry *)iter->ent;
@@ -231,6 +261,9 @@ static void print_event(struct trace_iterator *iter)
 		break;
 	case TRACE_STACK:
 		trace_stack_print(iter);
+		break;
+	case TRACE_FUNC_REPEATS:
+		trace_func_repeats_print(iter);
 		break;
 	case TRACE_PRINT:
 		trace_print_print(iter);
@@ -320,6 +353,19 @@ static void print_bin_fmt(struct trace_iterator *iter)
 }
 
 /*
+ * Linux's trace_func_repeats_raw: ip and parent in decimal, the count,
+ * and how long before this event the last repeat was (ns).
+ */
+static void trace_func_repeats_raw(struct trace_iterator *iter)
+{
+	struct func_repeats_entry *field = (struct func_repeats_entry *)iter->ent;
+
+	seq_printf(&iter->seq, "%u %u %u %llu\n", field->ip, field->parent_ip,
+		   field->count,
+		   iter->ts - trace_clock_to_ns(iter->tr, field->last_ts));
+}
+
+/*
  * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
  * numbers, then the event's fields (a stack trace prints as usual).
  */
@@ -336,6 +382,8 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 			   iter->ts);
 	if (entry_type(iter->ent) == TRACE_FN)
 		seq_printf(s, "%x %x\n", fn->ip, fn->parent_ip);
+	else if (entry_type(iter->ent) == TRACE_FUNC_REPEATS)
+		trace_func_repeats_raw(iter);
 	else if (entry_type(iter->ent) == TRACE_PRINT)
 		seq_printf(s, "# %x %s", print->ip, print->buf);
 	else if (entry_type(iter->ent) == TRACE_BPRINT)

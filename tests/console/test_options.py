@@ -86,8 +86,8 @@ def test_hex(k):
     reset(k)
     for line in lines:
         assert HEX.match(line), line
-    k.check([tuple(int(v, 16) for v in HEX.match(l).groups())
-             for l in lines], raw)
+    assert [tuple(int(v, 16) for v in HEX.match(l).groups())
+            for l in lines] == raw, lines
 
 
 def test_bin(k):
@@ -107,7 +107,7 @@ def test_bin(k):
     assert data.startswith(header), data[:len(header) + 8]
     body = data[len(header):]
     assert len(body) == 5 * 32, body
-    k.check(list(struct.iter_unpack('<iiQQQ', body)), raw)
+    assert list(struct.iter_unpack('<iiQQQ', body)) == raw, body
 
 
 def test_verbose(k):
@@ -119,7 +119,7 @@ def test_verbose(k):
     fib3_function(k)
     option(k, 'verbose', 1)
     out = cat(k, 'trace')
-    k.check(out.split('\n')[:2], ['# tracer: function', '#'])
+    assert out.split('\n')[:2] == ['# tracer: function', '#'], out
     assert re.match(r'^ +fib-\d+ +\[000\] \.\.\.\.\. +\d+\.\d{6}: fib <-',
                     out.split('\n')[2]), out
     option(k, 'latency-format', 1)
@@ -146,3 +146,46 @@ def test_verbose(k):
         assert abs0 + rel0 in range(abs1 - 1, abs1 + 2), ms
         assert us1 - us0 in range(abs1 - abs0 - 1, abs1 - abs0 + 2), ms
     assert ms[-1][1] == 0, ms
+
+
+def test_func_no_repeats(k):
+    """func-no-repeats: fib(3) calls fib(2) and fib(1) from one place in
+    fib, then fib(0) and fib(1) from another; each second call repeats
+    the first (same function, same return address) and is counted, and
+    the count is recorded as one func_repeats line before the next
+    other call, the next run's first one for the last (per CPU, as in
+    Linux), its last_ts that of the last repeat
+    (trace_func_repeats_print)."""
+    reset(k)
+    write(k, 'set_ftrace_filter', 'fib')
+    option(k, 'func-no-repeats', 1)
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 3')
+    k.run('run fib 3')
+    lines = trace_lines(k)
+    option(k, 'raw', 1)
+    raw = trace_lines(k)
+    option(k, 'raw', 0)
+    option(k, 'func-no-repeats', 0)
+    reset(k)
+    ctx = r'^ +fib-\d+ +\[000\] \.\.\.\.\. +(\d+\.\d{6}): '
+    repeat = 'fib <-fib (repeats: 1,'
+    texts = [re.sub(ctx, '', l).split(' ', 4)[:4] for l in lines]
+    assert [' '.join(t) for t in texts] == [
+        'fib <-fib_main', 'fib <-fib', repeat, 'fib <-fib', repeat,
+        'fib <-fib_main', 'fib <-fib', repeat, 'fib <-fib'], lines
+    for i in (2, 4, 7):
+        m = re.match(ctx + r'fib <-fib \(repeats: 1, last_ts: +'
+                     r'(\d+\.\d{6})\)$', lines[i])
+        assert m, lines[i]
+        prev = float(re.match(ctx, lines[i - 1])[1])
+        assert prev <= float(m[2]) <= float(m[1]), lines
+    # raw: pid cpu ts, then ip, parent, the count and the ns since the
+    # last repeat, in decimal (trace_func_repeats_raw); the parent is
+    # the one of the call before it
+    for i in (2, 4, 7):
+        f, before = raw[i].split(' '), raw[i - 1].split(' ')
+        assert len(f) == 7 and f[5] == '1', raw
+        assert (int(f[3]), int(f[4])) == (int(before[3], 16),
+                                          int(before[4], 16)), raw
+        assert 0 <= int(f[6]) <= int(f[2]) - int(before[2]), raw
