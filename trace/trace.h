@@ -583,6 +583,7 @@ int ftrace_pid_cache_init(void);
 bool ftrace_pid_cache_fill(struct trace_array *tr,
 			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
+void ftrace_pid_follow_fork(struct trace_array *tr, bool enable);
 int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
 			    bool append);
 void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);

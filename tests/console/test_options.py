@@ -189,3 +189,31 @@ def test_func_no_repeats(k):
         assert (int(f[3]), int(f[4])) == (int(before[3], 16),
                                           int(before[4], 16)), raw
         assert 0 <= int(f[6]) <= int(f[2]) - int(before[2]), raw
+
+
+def test_function_fork(k):
+    """function-fork: with the shell's pid in set_ftrace_pid, `run fib
+    3`'s task (the shell's child) is traced only with the option on,
+    and leaves the list once it is reaped (ftrace_pid_follow_fork)."""
+    reset(k)
+    shell = int(k.run('echo $$'))
+    write(k, 'set_ftrace_filter', 'fib')
+    write(k, 'set_ftrace_pid', shell)
+    write(k, 'current_tracer', 'function')
+    k.run('run fib 3')
+    assert trace_lines(k) == [], cat(k, 'trace')
+    option(k, 'function-fork', 1)
+    k.run('run fib 3')
+    lines = trace_lines(k)
+    pids = {int(re.match(r'^ +fib-(\d+) ', l)[1]) for l in lines}
+    after = cat(k, 'set_ftrace_pid')
+    option(k, 'function-fork', 0)
+    k.run('run fib 3')
+    again = trace_lines(k)
+    reset(k)
+    assert len(lines) == 5 and len(pids) == 1, lines
+    child = pids.pop()
+    assert child != shell, lines
+    pids_listed = [int(p) for p in after.split()]
+    assert shell in pids_listed and child not in pids_listed, after
+    assert again == lines, again
