@@ -436,8 +436,8 @@ enum {
 	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
 	TRACE_GRAPH_PRINT_IRQS		= 0x80,
 	TRACE_GRAPH_PRINT_TAIL		= 0x100,
-	TRACE_GRAPH_SLEEP_TIME		= 0x200,	/* listed, not done */
-	TRACE_GRAPH_GRAPH_TIME		= 0x400,	/* listed, not done */
+	TRACE_GRAPH_SLEEP_TIME		= 0x200,
+	TRACE_GRAPH_GRAPH_TIME		= 0x400,
 };
 
 extern unsigned int fgraph_max_depth;
@@ -493,6 +493,7 @@ struct ftrace_profile {
 };
 
 int ftrace_profile_set_enabled(bool enable);
+void ftrace_profile_graph_time_control(bool enable);
 const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip);
 void ftrace_profile_tracefs(struct inode *dir);
 

@@ -38,7 +38,7 @@ _Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
 	       4 + sizeof(struct ftrace_graph_ret_entry),
 	       "function_graph's fast paths build the same events");
 
-/* Linux's order; docs/tracefs.md says which do nothing here yet. */
+/* Linux's order. */
 static const struct tracer_opt graph_opts[] = {
 	{ "funcgraph-overrun", TRACE_GRAPH_PRINT_OVERRUN },
 	{ "funcgraph-cpu", TRACE_GRAPH_PRINT_CPU },
@@ -382,6 +382,10 @@ static int func_graph_set_flag(struct trace_array *tr, u32 old_flags,
 		WRITE_ONCE(ftrace_graph_skip_irqs, !set);
 		update_graph_filtered();
 	}
+	if (bit == TRACE_GRAPH_SLEEP_TIME && !(old_flags & bit) != !set)
+		ftrace_graph_sleep_time_control(set);
+	if (bit == TRACE_GRAPH_GRAPH_TIME)
+		ftrace_profile_graph_time_control(set);
 	return 0;
 }
 

@@ -217,3 +217,41 @@ def test_function_fork(k):
     pids_listed = [int(p) for p in after.split()]
     assert shell in pids_listed and child not in pids_listed, after
     assert again == lines, again
+
+
+def msleep_us(k):
+    """How long `sleep 0.2`'s msleep took, by function_graph and by the
+    profiler, in us."""
+    reset(k)
+    write(k, 'set_graph_function', 'msleep')
+    write(k, 'current_tracer', 'function_graph')
+    k.run('sleep 0.2')
+    lines = [l for l in trace_lines(k) if 'msleep' in l]
+    write(k, 'current_tracer', 'nop')
+    write(k, 'set_graph_function', '')
+    # msleep calls nothing traceable: one leaf line with its duration
+    assert len(lines) == 1, lines
+    m = re.search(r'([\d.]+) us +\|  msleep\(\);$', lines[0])
+    assert m, lines
+    graph = float(m[1])
+    write(k, 'set_ftrace_filter', 'msleep')
+    write(k, 'function_profile_enabled', 1)
+    k.run('sleep 0.2')
+    write(k, 'function_profile_enabled', 0)
+    row = re.search(r'^  msleep +1    ([\d.]+) us', cat(k,
+                    'trace_stat/function0'), re.M)
+    reset(k)
+    assert row, cat(k, 'trace_stat/function0')
+    return graph, float(row[1])
+
+
+def test_sleep_time(k):
+    """sleep-time: on (the default), msleep's 200 ms asleep count in its
+    time, by function_graph and by the profiler; off, they do not
+    (ftrace_graph_probe_sched_switch moves the call's start on)."""
+    graph, profile = msleep_us(k)
+    assert graph >= 200000 and profile >= 200000, (graph, profile)
+    option(k, 'sleep-time', 0)
+    graph, profile = msleep_us(k)
+    option(k, 'sleep-time', 1)
+    assert graph < 20000 and profile < 20000, (graph, profile)
