@@ -6,7 +6,8 @@ function event's hex and binary handlers), verbose
 (trace_print_lat_context and trace_default_header), func-no-repeats
 (kernel/trace/trace_functions.c and trace_func_repeats_print),
 function-fork (set_ftrace_pid following forks and exits), and
-sleep-time and graph-time in the function profiler."""
+sleep-time and graph-time in the function profiler and function_graph,
+and function-trace under irqsoff."""
 
 import atexit
 import os
@@ -255,3 +256,30 @@ def test_sleep_time(k):
     graph, profile = msleep_us(k)
     option(k, 'sleep-time', 1)
     assert graph < 20000 and profile < 20000, (graph, profile)
+
+
+def irqsoff_events(k):
+    """The event lines of irqsoff's max trace of `run irqsoff_demo`."""
+    reset(k)
+    write(k, 'current_tracer', 'irqsoff')
+    write(k, 'tracing_max_latency', 0)
+    k.run('run irqsoff_demo 20000')
+    lines = [l for l in trace_lines(k) if not l.startswith(' => ')]
+    reset(k)
+    return lines
+
+
+def test_function_trace(k):
+    """function-trace: on (the default), irqsoff records the calls made
+    in the section (irqsoff_spin); off, only where it began and ended
+    and the stack there, as Linux's irqsoff without function tracing."""
+    assert any('irqsoff_spin <-irqsoff_demo_main' in l
+               for l in irqsoff_events(k))
+    option(k, 'function-trace', 0)
+    lines = irqsoff_events(k)
+    option(k, 'function-trace', 1)
+    assert len(lines) == 4, lines
+    assert lines[0].endswith(': irqsoff_demo_main <-irqsoff_demo_main')
+    assert lines[1].endswith(': irqsoff_demo_main <-irqsoff_demo_main')
+    assert lines[2].endswith(': tracer_hardirqs_on <-irqsoff_demo_main')
+    assert lines[3].endswith(': <stack trace>'), lines
