@@ -5,9 +5,9 @@ how it prints, each against Linux 6.1's format: funcgraph-overrun
 function event's hex and binary handlers), verbose
 (trace_print_lat_context and trace_default_header), func-no-repeats
 (kernel/trace/trace_functions.c and trace_func_repeats_print),
-function-fork (set_ftrace_pid following forks and exits), and
-sleep-time and graph-time in the function profiler and function_graph,
-and function-trace under irqsoff."""
+function-fork (set_ftrace_pid following forks and exits), sleep-time
+in function_graph and the profiler (graph-time has its selftest in
+trace/ftrace_profile_test.c), and function-trace under irqsoff."""
 
 import atexit
 import os
