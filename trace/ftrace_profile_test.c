@@ -122,7 +122,8 @@ static unsigned long do_irq_hits(int cpu)
 /*
  * graph-time: on, a call's time includes its children's, so the nested
  * calls of ftrace_test_deep add up to more than the whole took; off,
- * each counts its own time, which add up to at most the whole.
+ * each counts its own time, which add up to at most the whole. Timed
+ * by the instret clock: the host cannot stretch an instruction count.
  */
 static u64 profile_deep_time(struct kunit *t, bool graph_time, u64 *whole)
 {
@@ -149,8 +150,10 @@ static void profile_graph_time(struct kunit *t)
 
 	if (!ftrace_nr_records())
 		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	KUNIT_EXPECT_EQ(t, tracing_set_clock(&global_trace, "instret"), 0);
 	KUNIT_EXPECT_TRUE(t, profile_deep_time(t, true, &whole) > whole);
 	KUNIT_EXPECT_TRUE(t, profile_deep_time(t, false, &whole) <= whole);
+	tracing_set_clock(&global_trace, "local");
 }
 
 static void profile_irqs_not_lost(struct kunit *t)
