@@ -286,7 +286,8 @@ static __always_inline void graph_record_return(struct task *t,
 /*
  * Leaving a set_graph_notrace function: nothing recorded. Else the
  * task's ret_stack has overrun: its returns carry the count, as long as
- * they took thresh_ns (tracing_thresh) or more.
+ * they took thresh_ns (tracing_thresh) or more. Tracing started again
+ * since (graph_init_task zeroed the count): the fast way is back.
  */
 static noinline void graph_return_rare(struct task *t,
 				       struct ftrace_graph_ret *trace,
@@ -300,10 +301,12 @@ static noinline void graph_return_rare(struct task *t,
 	}
 	if (trace_clock_to_ns(graph_array, duration) < thresh_ns)
 		return;
-	if (trace->overrun)
+	if (trace->overrun) {
 		graph_record_overrun(t, trace);
-	else
-		graph_record_return(t, trace);
+		return;
+	}
+	t->trace_recursion &= ~(1UL << TRACE_GRAPH_OVERRUN_BIT);
+	graph_record_return(t, trace);
 }
 
 /* No frame record either: s0 is ftrace_return_to_handler's. */

@@ -300,7 +300,8 @@ static void graph_test_max_depth(struct kunit *t)
 /*
  * Deeper than the ret_stack (funcgraph-overrun): the calls past it are
  * neither hooked nor recorded, but counted, and every return recorded
- * after them carries the task's count, as Linux's does.
+ * after them carries the task's count, as Linux's does, until tracing
+ * starts over.
  */
 static void graph_test_overrun(struct kunit *t)
 {
@@ -325,6 +326,13 @@ static void graph_test_overrun(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, rets, FTRACE_RETFUNC_DEPTH);
 	KUNIT_EXPECT_EQ(t, carry, FTRACE_RETFUNC_DEPTH);
 	KUNIT_EXPECT_EQ(t, current->trace_overrun, before + 31);
+	stop_graph();
+	/* Started again, the count is 0, and returns take the fast way. */
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_deep"), 0);
+	read_events(log, run_here(ftrace_test_deep, 3));
+	KUNIT_EXPECT_EQ(t, current->trace_overrun, 0);
+	KUNIT_EXPECT_EQ(t, current->trace_recursion &
+			(1UL << TRACE_GRAPH_OVERRUN_BIT), 0);
 	stop_graph();
 	kfree(log);
 }
