@@ -63,6 +63,8 @@ void unregister_ftrace_graph(struct fgraph_ops *gops);
 void ftrace_graph_stop(void);
 size_t mm_bytes_less_ret_stacks(void);
 void ftrace_graph_set_clock(u64 (*clock)(void));
+/* sleep-time off: leave sleeps out of the calls' times (fgraph.c). */
+void ftrace_graph_sleep_time_control(bool enable);
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task *t, int idx);
 unsigned long fgraph_unbalanced_returns(void);
 extern bool ftrace_graph_fp_test_count;

@@ -190,11 +190,15 @@ enum {
 	 * function_graph's (trace_functions_graph.c): the task is inside
 	 * a set_graph_function function, entered at the depth kept in the
 	 * bits from TRACE_GRAPH_DEPTH_SHIFT, and from an interrupt or not;
-	 * or inside a set_graph_notrace function.
+	 * or inside a set_graph_notrace function. The overrun bit
+	 * (fgraph.c) is set when the task's ret_stack overruns: its
+	 * returns then take the C way, which records the count, until
+	 * tracing starts again with the count at 0.
 	 */
 	TRACE_GRAPH_BIT = TRACE_LIST_START + TRACE_CTX_MAX,
 	TRACE_GRAPH_NOTRACE_BIT,
 	TRACE_IRQ_BIT,
+	TRACE_GRAPH_OVERRUN_BIT,
 	TRACE_GRAPH_DEPTH_SHIFT,
 };
 

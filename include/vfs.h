@@ -181,6 +181,7 @@ int seq_init(struct seq_buf *s, size_t size);
 void seq_free(struct seq_buf *s);
 void seq_printf(struct seq_buf *s, const char *fmt, ...) __printf(2, 3);
 void seq_puts(struct seq_buf *s, const char *str);
+void seq_putmem(struct seq_buf *s, const void *mem, size_t len);
 void seq_bprintf(struct seq_buf *s, const char *fmt, const u32 *bin,
 		 size_t bin_words);
 void seq_set_nomem(struct seq_buf *s);

@@ -22,6 +22,8 @@
 #include "fgraph.h"
 #include "trace_clock.h"
 #include "stop_machine.h"
+#include "sched.h"
+#include "trace/events/sched.h"
 #include "asm/csr.h"
 #include "asm/asm-offsets.h"
 
@@ -126,6 +128,7 @@ static __always_inline int ftrace_push_return_trace(struct task *t,
 		return -EBUSY;
 	if (unlikely(t->curr_ret_stack >= FTRACE_RETFUNC_DEPTH - 1)) {
 		t->trace_overrun++;
+		t->trace_recursion |= 1UL << TRACE_GRAPH_OVERRUN_BIT;
 		return -EBUSY;
 	}
 	/* Claim the slot first: an interrupt may push above it meanwhile. */
@@ -407,6 +410,53 @@ unsigned long fgraph_unbalanced_returns(void)
 	return unbalanced;
 }
 
+/* ---- sleep-time ------------------------------------------------------------ */
+
+/*
+ * sleep-time off: a task's time off the CPU is left out of the calls it
+ * is inside. When it runs again, each of its hooked calls starts later
+ * by that long (Linux's ftrace_graph_probe_sched_switch). The task
+ * switched in is not running, so its ret_stack holds still; one no
+ * hooked frame uses may be freed meanwhile, and then none is looked at.
+ */
+static void ftrace_graph_probe_sched_switch(void *data, bool preempt,
+					    struct task *prev,
+					    struct task *next)
+{
+	u64 now = fgraph_clock(), slept;
+	struct ftrace_ret_stack *rs = READ_ONCE(next->ret_stack);
+	int index;
+
+	prev->ftrace_timestamp = now;
+	if (!next->ftrace_timestamp || !rs)
+		return;
+	slept = now - next->ftrace_timestamp;
+	for (index = next->curr_ret_stack; index >= 0; index--)
+		rs[index].calltime += slept;
+}
+
+static int clear_ftrace_timestamp(struct task *t, void *data)
+{
+	t->ftrace_timestamp = 0;
+	return 0;
+}
+
+/*
+ * function_graph's sleep-time option: on (the default), a call's time
+ * includes the time its task slept; off, the probe above runs at every
+ * switch. Times left from an earlier time off are forgotten first.
+ */
+void ftrace_graph_sleep_time_control(bool enable)
+{
+	if (enable) {
+		unregister_trace_sched_switch(ftrace_graph_probe_sched_switch,
+					      NULL);
+		return;
+	}
+	for_each_task(clear_ftrace_timestamp, NULL);
+	register_trace_sched_switch(ftrace_graph_probe_sched_switch, NULL);
+}
+
 /* ---- ret_stack per task ------------------------------------------------ */
 
 /*
@@ -422,6 +472,7 @@ static bool graph_init_task(struct task *t, struct ftrace_ret_stack *rs)
 	t->curr_ret_depth = -1;
 	t->trace_overrun = 0;
 	t->tracing_graph_pause = 0;
+	t->ftrace_timestamp = 0;
 	return __atomic_compare_exchange_n(&t->ret_stack, &none, rs, false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }

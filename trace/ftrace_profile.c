@@ -11,6 +11,8 @@
  * the function_graph tracer refuse each other with -EBUSY. Times are
  * kept in the trace clock's units, as fgraph gives them, and become ns
  * when printed (Linux's profiler always uses the local clock, in ns).
+ * function_graph's options sleep-time and graph-time, off, leave out
+ * of a call's time its sleeps (fgraph.c) and its children's time.
  *
  * Counters are per CPU: a hash of ip -> struct ftrace_profile, whose
  * records are all allocated at boot, one per traceable function, so the
@@ -133,9 +135,28 @@ static int profile_graph_entry(struct ftrace_graph_ent *trace)
 	return 1;
 }
 
+/* function_graph's graph-time option: off, a call's time is its own. */
+static bool fgraph_graph_time = true;
+
 /*
- * The time from entry to return, children and sleeps included (Linux's
- * defaults, graph-time and sleep-time on), on the CPU it returns on.
+ * graph-time off: each return adds its own time to every call under way
+ * below it on the ret_stack, whose time from entry to return is then
+ * its own time too (Linux keeps a subtime per frame instead).
+ */
+static u64 profile_own_time(struct ftrace_graph_ret *trace)
+{
+	u64 own = trace->rettime - trace->calltime;
+	struct ftrace_ret_stack *rs;
+	int i;
+
+	for (i = 1; (rs = ftrace_graph_get_ret_stack(current, i)); i++)
+		rs->calltime += own;
+	return own;
+}
+
+/*
+ * The time from entry to return, on the CPU it returns on: children and
+ * sleeps included with Linux's defaults (graph-time and sleep-time on).
  */
 static void profile_graph_return(struct ftrace_graph_ret *trace)
 {
@@ -145,7 +166,10 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 
 	if (!READ_ONCE(ftrace_profile_enabled) || !trace->calltime)
 		return;
-	calltime = trace->rettime - trace->calltime;
+	if (READ_ONCE(fgraph_graph_time))
+		calltime = trace->rettime - trace->calltime;
+	else
+		calltime = profile_own_time(trace);
 	flags = raw_local_irq_save();
 	rec = ftrace_find_profiled_func(
 		&ftrace_profile_stats[smp_processor_id()], trace->func);
@@ -198,6 +222,20 @@ static struct fgraph_ops fprofiler_ops = {
 };
 
 /* ---- enabling ------------------------------------------------------------ */
+
+/*
+ * graph-time changed: the fast return, which adds the whole time, is
+ * for graph-time on only.
+ */
+void ftrace_profile_graph_time_control(bool enable)
+{
+	WRITE_ONCE(fgraph_graph_time, enable);
+#ifdef HAVE_FTRACE_FAST_PATH
+	WRITE_ONCE(fprofiler_ops.fast_return,
+		   enable ? profile_fast_return : NULL);
+	fgraph_update_fast_paths();
+#endif
+}
 
 static void ftrace_profile_reset(struct ftrace_profile_stat *stat)
 {

@@ -2,7 +2,8 @@
  * ftrace_profile_test.c: selftests of the function profiler: exact hit
  * counts for a known call tree and none outside set_ftrace_filter,
  * times that add up, counts kept across a second `1` and started over
- * after a `0`, and the one-fgraph-user rule in both directions.
+ * after a `0`, the one-fgraph-user rule in both directions, and
+ * graph-time.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -10,6 +11,7 @@
 #include "trace_fixtures.h"
 #include "irq.h"
 #include "printk.h"
+#include "trace_clock.h"
 #include "trace.h"
 
 /* The profiler follows set_ftrace_filter: only ftrace_test_fib. */
@@ -117,6 +119,47 @@ static unsigned long do_irq_hits(int cpu)
  * Every interrupt is a hit of do_irq, even one that lands while the
  * profiler counts a hit of the busy target.
  */
+/*
+ * graph-time: on, a call's time includes its children's, so the nested
+ * calls of ftrace_test_deep add up to more than the whole took; off,
+ * each counts its own time, which add up to at most the whole. Timed
+ * by the instret clock, under -icount only: otherwise QEMU's instret
+ * follows the host's clock, and a host stall outside the calls can
+ * make the whole longer than all of them.
+ */
+static u64 profile_deep_time(struct kunit *t, bool graph_time, u64 *whole)
+{
+	unsigned long flags;
+	u64 time, sq, start;
+
+	ftrace_profile_graph_time_control(graph_time);
+	ftrace_set_filter(&global_trace.ops, "ftrace_test_deep", 16, 1);
+	KUNIT_EXPECT_EQ(t, ftrace_profile_set_enabled(true), 0);
+	flags = local_irq_save();
+	start = trace_clock_read(global_trace.clock_id);
+	ftrace_test_deep(10);
+	*whole = trace_clock_read(global_trace.clock_id) - start;
+	local_irq_restore(flags);
+	profile_stop();
+	ftrace_profile_graph_time_control(true);
+	KUNIT_EXPECT_EQ(t, total_hits(ftrace_test_deep, &time, &sq), 11);
+	return time;
+}
+
+static void profile_graph_time(struct kunit *t)
+{
+	u64 whole, a = rdinstret(), b = rdinstret();
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (b - a >= 4)
+		KUNIT_SKIP(t, "needs qemu -icount shift=0,sleep=off");
+	KUNIT_EXPECT_EQ(t, tracing_set_clock(&global_trace, "instret"), 0);
+	KUNIT_EXPECT_TRUE(t, profile_deep_time(t, true, &whole) > whole);
+	KUNIT_EXPECT_TRUE(t, profile_deep_time(t, false, &whole) <= whole);
+	tracing_set_clock(&global_trace, "local");
+}
+
 static void profile_irqs_not_lost(struct kunit *t)
 {
 	struct irq_window w;
@@ -138,4 +181,5 @@ SELFTEST_SUITE_INIT(function_profiler, tracing_selftest_need_defaults,
 	KUNIT_CASE(profile_reset_on_enable),
 	KUNIT_CASE(profile_one_graph_user),
 	KUNIT_CASE(profile_irqs_not_lost),
+	KUNIT_CASE(profile_graph_time),
 );

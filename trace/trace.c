@@ -371,6 +371,9 @@ int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 		mutex_unlock(&trace_types_lock);
 		return -ENOMEM;
 	}
+	if (mask == TRACE_ITER_FUNC_FORK &&
+	    !!(tr->trace_flags & mask) != !!enabled)
+		ftrace_pid_follow_fork(tr, enabled);
 	if (enabled)
 		tr->trace_flags |= mask;
 	else

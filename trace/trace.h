@@ -118,6 +118,22 @@ struct bprint_entry {
 	u32 buf[];
 };
 
+/* Event data is 4-byte aligned: GCC then accesses this as two words. */
+typedef u64 u64_a4 __aligned(4);
+
+/*
+ * func-no-repeats: a call made count more times in a row (Linux's
+ * func_repeats_entry), recorded before the next other call; last_ts is
+ * the clock at the last of them.
+ */
+struct func_repeats_entry {
+	struct trace_entry ent;
+	u32 ip;
+	u32 parent_ip;
+	u32 count;
+	u64_a4 last_ts;
+};
+
 /*
  * function_graph's events (Linux's ftrace_graph_ent_entry and
  * ftrace_graph_ret_entry, 32 and 52 bytes with their header): 16 and 24
@@ -130,8 +146,6 @@ struct ftrace_graph_ent_entry {
 	u32 depth;
 };
 
-/* Event data is 4-byte aligned: GCC then accesses this as two words. */
-typedef u64 u64_a4 __aligned(4);
 
 struct ftrace_graph_ret_entry {
 	struct trace_entry ent;
@@ -139,6 +153,25 @@ struct ftrace_graph_ret_entry {
 	u32 depth;
 	u64_a4 duration;
 };
+
+/*
+ * A return of a task whose ret_stack has overrun: the count follows
+ * (Linux's ftrace_graph_ret.overrun, in every return there). Only such
+ * tasks' returns are this long.
+ */
+struct ftrace_graph_ret_overrun_entry {
+	struct ftrace_graph_ret_entry ret;
+	u32 overrun;
+};
+
+/* The task's overruns so far when a return of ent_size bytes was made. */
+static inline u32 graph_ret_overrun(const struct ftrace_graph_ret_entry *ret,
+				    unsigned int ent_size)
+{
+	if (ent_size < sizeof(struct ftrace_graph_ret_overrun_entry))
+		return 0;
+	return ((const struct ftrace_graph_ret_overrun_entry *)ret)->overrun;
+}
 
 /* The preempt depth and hardirq flag of a nonzero preempt_count. */
 static inline u32 tracing_gen_ctx_pc(unsigned int pc)
@@ -311,6 +344,8 @@ struct trace_array {
 	unsigned long buffer_size;	/* bytes per CPU, as last set */
 	struct ftrace_ops ops;		/* set_ftrace_filter's, for function */
 	struct trace_pid_list *function_pids;	/* or trace_pid_every */
+	/* func-no-repeats: each CPU's last call (trace_functions.c) */
+	struct trace_func_repeats *last_func_repeats;
 	struct trace_pid_list *event_pids;	/* set_event_pid, RCU */
 	struct trace_pid_list *event_notrace_pids;	/* set_event_notrace_pid */
 	struct trace_pid_list *function_no_pids;	/* set_ftrace_notrace_pid */
@@ -393,7 +428,7 @@ void tracing_start_tr(struct trace_array *tr);
  * with Linux's TRACE_GRAPH_PRINT_* bits, and its filters.
  */
 enum {
-	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,	/* listed, not done */
+	TRACE_GRAPH_PRINT_OVERRUN	= 0x1,
 	TRACE_GRAPH_PRINT_CPU		= 0x2,
 	TRACE_GRAPH_PRINT_OVERHEAD	= 0x4,
 	TRACE_GRAPH_PRINT_PROC		= 0x8,
@@ -401,8 +436,8 @@ enum {
 	TRACE_GRAPH_PRINT_ABS_TIME	= 0x20,
 	TRACE_GRAPH_PRINT_IRQS		= 0x80,
 	TRACE_GRAPH_PRINT_TAIL		= 0x100,
-	TRACE_GRAPH_SLEEP_TIME		= 0x200,	/* listed, not done */
-	TRACE_GRAPH_GRAPH_TIME		= 0x400,	/* listed, not done */
+	TRACE_GRAPH_SLEEP_TIME		= 0x200,
+	TRACE_GRAPH_GRAPH_TIME		= 0x400,
 };
 
 extern unsigned int fgraph_max_depth;
@@ -458,6 +493,7 @@ struct ftrace_profile {
 };
 
 int ftrace_profile_set_enabled(bool enable);
+void ftrace_profile_graph_time_control(bool enable);
 const struct ftrace_profile *ftrace_profile_lookup(int cpu, unsigned long ip);
 void ftrace_profile_tracefs(struct inode *dir);
 
@@ -548,6 +584,7 @@ int ftrace_pid_cache_init(void);
 bool ftrace_pid_cache_fill(struct trace_array *tr,
 			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
+void ftrace_pid_follow_fork(struct trace_array *tr, bool enable);
 int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
 			    bool append);
 void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);

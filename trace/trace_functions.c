@@ -6,12 +6,15 @@
  * parent_ip. While it is the only ops, the trampoline writes that event
  * itself, in assembly, with no registers to save (its fast path, one
  * per trace clock). Option func_stack_trace adds a stack trace after
- * each event. Also the filter commands FUNC:traceon, FUNC:traceoff,
+ * each event; func-no-repeats counts a call repeated at once instead
+ * of recording it again. Also the filter commands FUNC:traceon, FUNC:traceoff,
  * FUNC:stacktrace.
  */
 #include "kernel.h"
 #include "string.h"
 #include "kstrtox.h"
+#include "mm.h"
+#include "smp.h"
 #include "trace_clock.h"
 #include "trace.h"
 #include "asm/asm-offsets.h"
@@ -42,7 +45,8 @@ _Static_assert(FAST_SR_SIE == SSTATUS_SIE &&
 	       "the function tracer's fast path builds the same event");
 
 #define TRACE_FUNC_OPT_STACK	0x1
-#define TRACE_FUNC_OPT_NO_REPEATS	0x2	/* listed, not done: docs/tracefs.md */
+#define TRACE_FUNC_OPT_NO_REPEATS	0x2
+#define FUNC_REPEATS_MAX	0xffff	/* Linux's count is a u16 */
 
 static const struct tracer_opt func_opts[] = {
 	{ "func_stack_trace", TRACE_FUNC_OPT_STACK },
@@ -128,10 +132,125 @@ static void function_stack_trace_call(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* func-no-repeats: the last call recorded on a CPU, and its repeats. */
+struct trace_func_repeats {
+	unsigned long ip;
+	unsigned long parent_ip;
+	unsigned long count;
+	u64 ts_last_call;
+};
+
+/* The same call as the last one: count it instead (Linux's is_repeat_check). */
+static bool is_repeat_check(struct trace_array *tr,
+			    struct trace_func_repeats *last, unsigned long ip,
+			    unsigned long parent_ip)
+{
+	if (last->ip != ip || last->parent_ip != parent_ip ||
+	    last->count >= FUNC_REPEATS_MAX)
+		return false;
+	last->ts_last_call = trace_clock_read(tr->clock_id);
+	last->count++;
+	return true;
+}
+
+/* Another call: first the repeats of the last one, if any. */
+static void process_repeats(struct trace_array *tr, unsigned long ip,
+			    unsigned long parent_ip,
+			    struct trace_func_repeats *last, u32 trace_ctx)
+{
+	if (last->count) {
+		struct func_repeats_entry e = {
+			{ trace_ctx | TRACE_FUNC_REPEATS }, last->ip,
+			last->parent_ip, last->count, last->ts_last_call,
+		};
+
+		ring_buffer_write(tr->buffer, sizeof(e), &e);
+		last->count = 0;
+	}
+	last->ip = ip;
+	last->parent_ip = parent_ip;
+}
+
+/*
+ * func-no-repeats (Linux's function_no_repeats_trace_call): a call
+ * made again at once, from the same place, is counted; the count is
+ * recorded, as one func_repeats event, before the next other call.
+ * Interrupts are off while this CPU's record changes.
+ */
+static void __function_no_repeats_call(unsigned long ip,
+				       unsigned long parent_ip,
+				       struct ftrace_ops *op, bool stack)
+{
+	struct trace_array *tr = op->private;
+	struct trace_func_repeats *last;
+	unsigned long flags;
+	u32 trace_ctx;
+	int bit;
+
+	if (unlikely(!ring_buffer_recording(tr->buffer)))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (unlikely(bit < 0))
+		return;
+	if (!ftrace_pid_ignored(tr)) {
+		trace_ctx = tracing_gen_ctx_dec(1);
+		flags = raw_local_irq_save();
+		last = &tr->last_func_repeats[smp_processor_id()];
+		if (!is_repeat_check(tr, last, ip, parent_ip)) {
+			process_repeats(tr, ip, parent_ip, last, trace_ctx);
+			trace_function(tr, ip, parent_ip, trace_ctx);
+			if (stack)
+				__trace_stack(tr, trace_ctx, ip);
+		}
+		raw_local_irq_restore(flags);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void function_no_repeats_trace_call(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	__function_no_repeats_call(ip, parent_ip, op, false);
+}
+
+static void function_stack_no_repeats_trace_call(unsigned long ip,
+						 unsigned long parent_ip,
+						 struct ftrace_ops *op,
+						 struct ftrace_regs *fregs)
+{
+	__function_no_repeats_call(ip, parent_ip, op, true);
+}
+
 static ftrace_func_t select_trace_function(u32 flags)
 {
+	if (flags & TRACE_FUNC_OPT_NO_REPEATS)
+		return (flags & TRACE_FUNC_OPT_STACK) ?
+		       function_stack_no_repeats_trace_call :
+		       function_no_repeats_trace_call;
 	return (flags & TRACE_FUNC_OPT_STACK) ? function_stack_trace_call :
 						function_trace_call;
+}
+
+/*
+ * Each CPU's record for func-no-repeats, made when the option is in
+ * force (Linux's allocate_ftrace_func_repeats), freed once the tracer
+ * or the option is off and no CPU is in the callback any more.
+ */
+static int alloc_func_repeats(struct trace_array *tr, u32 flags)
+{
+	if (!(flags & TRACE_FUNC_OPT_NO_REPEATS) || tr->last_func_repeats)
+		return 0;
+	tr->last_func_repeats = kzalloc(nr_cpu_ids *
+					sizeof(struct trace_func_repeats));
+	return tr->last_func_repeats ? 0 : -ENOMEM;
+}
+
+static void free_func_repeats(struct trace_array *tr)
+{
+	kfree(tr->last_func_repeats);
+	tr->last_func_repeats = NULL;
 }
 
 #ifdef HAVE_FTRACE_FAST_PATH
@@ -168,30 +287,45 @@ void function_trace_update_fast_path(struct trace_array *tr)
 
 static int function_trace_init(struct trace_array *tr)
 {
+	int ret = alloc_func_repeats(tr, func_flags.val);
+
+	if (ret)
+		return ret;
 	tr->ops.func = select_trace_function(func_flags.val);
 	tr->ops.private = tr;
 	tr->ops.name = "function";
 	function_trace_update_fast_path(tr);
-	return register_ftrace_function(&tr->ops);
+	ret = register_ftrace_function(&tr->ops);
+	if (ret)
+		free_func_repeats(tr);
+	return ret;
 }
 
 static void function_trace_reset(struct trace_array *tr)
 {
 	unregister_ftrace_function(&tr->ops);
+	free_func_repeats(tr);
 }
 
 static struct tracer function_trace;
 
-/* func_stack_trace while running: re-register with the other callback. */
+/*
+ * func_stack_trace or func-no-repeats while running: re-register with
+ * the callback they make.
+ */
 static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 			 int set)
 {
-	ftrace_func_t func = select_trace_function(set ? old_flags | bit :
-						   old_flags & ~bit);
+	u32 flags = set ? old_flags | bit : old_flags & ~bit;
+	ftrace_func_t func = select_trace_function(flags);
 
 	if (tr->current_trace != &function_trace || tr->ops.func == func)
 		return 0;
+	if (alloc_func_repeats(tr, flags))
+		return -ENOMEM;
 	unregister_ftrace_function(&tr->ops);
+	if (!(flags & TRACE_FUNC_OPT_NO_REPEATS))
+		free_func_repeats(tr);
 	tr->ops.func = func;
 	function_trace_update_fast_path(tr);
 	return register_ftrace_function(&tr->ops);

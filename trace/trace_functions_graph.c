@@ -28,7 +28,8 @@
 #define TRACE_GRAPH_DEPTH_MASK	(0xffUL << TRACE_GRAPH_DEPTH_SHIFT)
 
 _Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
-	       FAST_GRAPH_BITS == (TRACE_GRAPH | TRACE_GRAPH_NOTRACE) &&
+	       FAST_GRAPH_BITS == (TRACE_GRAPH | TRACE_GRAPH_NOTRACE |
+				   1UL << TRACE_GRAPH_OVERRUN_BIT) &&
 	       FAST_TRACE_GRAPH_ENT == TRACE_GRAPH_ENT &&
 	       FAST_TRACE_GRAPH_RET == TRACE_GRAPH_RET &&
 	       FAST_GRAPH_ENT_BYTES ==
@@ -37,7 +38,7 @@ _Static_assert(FAST_GRAPH_NOTRACE == TRACE_GRAPH_NOTRACE &&
 	       4 + sizeof(struct ftrace_graph_ret_entry),
 	       "function_graph's fast paths build the same events");
 
-/* Linux's order; docs/tracefs.md says which do nothing here yet. */
+/* Linux's order. */
 static const struct tracer_opt graph_opts[] = {
 	{ "funcgraph-overrun", TRACE_GRAPH_PRINT_OVERRUN },
 	{ "funcgraph-cpu", TRACE_GRAPH_PRINT_CPU },
@@ -247,19 +248,18 @@ int trace_graph_entry(struct ftrace_graph_ent *trace)
 	return graph_entry_record(tr, trace);
 }
 
-/*
- * Leaves a set_graph_function or set_graph_notrace function; false if
- * this return is not recorded.
- */
-static __always_inline bool
-graph_return_recorded(struct task *t, struct ftrace_graph_ret *trace)
+/* A return of a task whose ret_stack has overrun, with the count. */
+static void graph_record_overrun(struct task *t,
+				 struct ftrace_graph_ret *trace)
 {
-	ftrace_graph_addr_finish(t, trace->depth);
-	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
-		t->trace_recursion &= ~TRACE_GRAPH_NOTRACE;
-		return false;
-	}
-	return true;
+	u64 duration = trace->rettime - trace->calltime;
+	struct ftrace_graph_ret_overrun_entry e = {
+		.ret = { { __tracing_gen_ctx_dec(t, 1) | TRACE_GRAPH_RET },
+			 trace->func, trace->depth, duration },
+		.overrun = trace->overrun,
+	};
+
+	ring_buffer_write(graph_array->buffer, sizeof(e), &e);
 }
 
 /*
@@ -279,12 +279,45 @@ static __always_inline void graph_record_return(struct task *t,
 			   duration >> 32);
 }
 
+/* The rare returns, which one test of trace_recursion sends here. */
+#define TRACE_GRAPH_RETURN_RARE	(TRACE_GRAPH_NOTRACE | \
+				 1UL << TRACE_GRAPH_OVERRUN_BIT)
+
+/*
+ * Leaving a set_graph_notrace function: nothing recorded. Else the
+ * task's ret_stack has overrun: its returns carry the count, as long as
+ * they took thresh_ns (tracing_thresh) or more. Tracing started again
+ * since (graph_init_task zeroed the count): the fast way is back.
+ */
+static noinline void graph_return_rare(struct task *t,
+				       struct ftrace_graph_ret *trace,
+				       unsigned long thresh_ns)
+{
+	u64 duration = trace->rettime - trace->calltime;
+
+	if (t->trace_recursion & TRACE_GRAPH_NOTRACE) {
+		t->trace_recursion &= ~TRACE_GRAPH_NOTRACE;
+		return;
+	}
+	if (trace_clock_to_ns(graph_array, duration) < thresh_ns)
+		return;
+	if (trace->overrun) {
+		graph_record_overrun(t, trace);
+		return;
+	}
+	t->trace_recursion &= ~(1UL << TRACE_GRAPH_OVERRUN_BIT);
+	graph_record_return(t, trace);
+}
+
 /* No frame record either: s0 is ftrace_return_to_handler's. */
 void trace_graph_return(struct ftrace_graph_ret *trace)
 {
 	struct task *t = current;
 
-	if (graph_return_recorded(t, trace))
+	ftrace_graph_addr_finish(t, trace->depth);
+	if (unlikely(t->trace_recursion & TRACE_GRAPH_RETURN_RARE))
+		graph_return_rare(t, trace, 0);
+	else
 		graph_record_return(t, trace);
 }
 
@@ -294,8 +327,10 @@ static void trace_graph_thresh_return(struct ftrace_graph_ret *trace)
 	u64 duration = trace->rettime - trace->calltime;
 	struct task *t = current;
 
-	if (graph_return_recorded(t, trace) &&
-	    trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
+	ftrace_graph_addr_finish(t, trace->depth);
+	if (unlikely(t->trace_recursion & TRACE_GRAPH_RETURN_RARE))
+		graph_return_rare(t, trace, tracing_thresh);
+	else if (trace_clock_to_ns(graph_array, duration) >= tracing_thresh)
 		graph_record_return(t, trace);
 }
 
@@ -350,6 +385,10 @@ static int func_graph_set_flag(struct trace_array *tr, u32 old_flags,
 		WRITE_ONCE(ftrace_graph_skip_irqs, !set);
 		update_graph_filtered();
 	}
+	if (bit == TRACE_GRAPH_SLEEP_TIME && !(old_flags & bit) != !set)
+		ftrace_graph_sleep_time_control(set);
+	if (bit == TRACE_GRAPH_GRAPH_TIME)
+		ftrace_profile_graph_time_control(set);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct graph_ev {
 	unsigned long func;
 	int depth;
 	u64 duration;
+	u32 overrun;
 };
 
 struct graph_log {
@@ -101,6 +102,9 @@ static void read_events(struct graph_log *log, int cpu)
 		log->ev[log->n++] = (struct graph_ev){
 			type, r->func, r->depth,
 			type == TRACE_GRAPH_RET ? r->duration : 0,
+			type == TRACE_GRAPH_RET ? graph_ret_overrun(r,
+				ring_buffer_event_length(e) -
+				((u8 *)r - (u8 *)e)) : 0,
 		};
 	}
 	ring_buffer_reader_unlock(global_trace.buffer);
@@ -289,6 +293,46 @@ static void graph_test_max_depth(struct kunit *t)
 	read_events(log, run_here(ftrace_test_fib, 10));
 	KUNIT_EXPECT_EQ(t, log->n, 2 * (1 + 2 + 4));
 	KUNIT_EXPECT_EQ(t, check_nesting(log).max_depth, 2);
+	stop_graph();
+	kfree(log);
+}
+
+/*
+ * Deeper than the ret_stack (funcgraph-overrun): the calls past it are
+ * neither hooked nor recorded, but counted, and every return recorded
+ * after them carries the task's count, as Linux's does, until tracing
+ * starts over.
+ */
+static void graph_test_overrun(struct kunit *t)
+{
+	struct graph_log *log;
+	unsigned long before;
+	int i, rets = 0, carry = 0;
+
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	log = alloc_log(t);
+	if (!log)
+		return;
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_deep"), 0);
+	before = current->trace_overrun;
+	read_events(log, run_here(ftrace_test_deep, FTRACE_RETFUNC_DEPTH + 30));
+	for (i = 0; i < log->n; i++) {
+		if (log->ev[i].type != TRACE_GRAPH_RET)
+			continue;
+		rets++;
+		carry += log->ev[i].overrun == before + 31;
+	}
+	KUNIT_EXPECT_EQ(t, rets, FTRACE_RETFUNC_DEPTH);
+	KUNIT_EXPECT_EQ(t, carry, FTRACE_RETFUNC_DEPTH);
+	KUNIT_EXPECT_EQ(t, current->trace_overrun, before + 31);
+	stop_graph();
+	/* Started again, the count is 0, and returns take the fast way. */
+	KUNIT_EXPECT_EQ(t, start_graph("ftrace_test_deep"), 0);
+	read_events(log, run_here(ftrace_test_deep, 3));
+	KUNIT_EXPECT_EQ(t, current->trace_overrun, 0);
+	KUNIT_EXPECT_EQ(t, current->trace_recursion &
+			(1UL << TRACE_GRAPH_OVERRUN_BIT), 0);
 	stop_graph();
 	kfree(log);
 }
@@ -508,6 +552,7 @@ SELFTEST_SUITE_INIT(function_graph, tracing_selftest_need_defaults,
 	       KUNIT_CASE(graph_test_fib_177_fast),
 	       KUNIT_CASE(graph_test_fast_path_same_events),
 	       KUNIT_CASE(graph_test_max_depth),
+	       KUNIT_CASE(graph_test_overrun),
 	       KUNIT_CASE(graph_test_thresh),
 	       KUNIT_CASE(graph_test_notrace),
 	       KUNIT_CASE(graph_test_irqs_option),

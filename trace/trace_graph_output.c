@@ -361,6 +361,9 @@ static void print_graph_return(struct trace_iterator *iter, u32 flags)
 	else
 		seq_printf(s, "} /* %ps */\n",
 			   (void *)(unsigned long)ret->func);
+	if (flags & TRACE_GRAPH_PRINT_OVERRUN)
+		seq_printf(s, " (Overruns: %u)\n",
+			   graph_ret_overrun(ret, iter->ent_size));
 	print_graph_irq(iter, ret->func, TRACE_GRAPH_RET, entry_pid(iter->ent),
 			flags);
 }

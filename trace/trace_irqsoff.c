@@ -181,7 +181,8 @@ static const struct preemptirq_hooks irqsoff_hooks = {
 
 /*
  * Every traced function, recorded while its CPU has a section open
- * (Linux's irqsoff_tracer_call). Preemption is off (the trampoline).
+ * (Linux's irqsoff_tracer_call), unless the function-trace option is
+ * off. Preemption is off (the trampoline).
  */
 static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
@@ -190,6 +191,7 @@ static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip,
 	struct trace_array *tr = op->private;
 
 	if (!irqsoff_cpus[smp_processor_id()].tracing ||
+	    !(READ_ONCE(tr->trace_flags) & TRACE_ITER_FUNCTION) ||
 	    !ring_buffer_recording(tr->buffer))
 		return;
 	irqsoff_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));

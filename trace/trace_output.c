@@ -37,6 +37,12 @@ void seq_print_ip_sym(struct seq_buf *s, unsigned long ip,
 
 /* ---- the context columns -------------------------------------------------- */
 
+/* Linux's ns2usecs: rounded, not cut. */
+static u64 ns2usecs(u64 ns)
+{
+	return (ns + 500) / 1000;
+}
+
 /* irqs-off, need-resched, hardirq/softirq, preempt-depth, migrate-disable */
 void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry)
 {
@@ -71,7 +77,7 @@ static void trace_print_context(struct trace_iterator *iter)
 	if (iter->trace_flags & TRACE_ITER_IRQ_INFO)
 		trace_print_lat_fmt(s, iter->ent);
 	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
-		u64 t = (iter->ts + 500) / 1000;	/* Linux's ns2usecs rounds */
+		u64 t = ns2usecs(iter->ts);
 
 		seq_printf(s, " %5lu.%06lu: ", (unsigned long)(t / 1000000),
 			   (unsigned long)(t % 1000000));
@@ -102,27 +108,60 @@ char trace_find_mark(unsigned long long d)
 	return ' ';
 }
 
-/* latency-format: times since the buffer was reset, and the delay mark. */
+/*
+ * latency-format's time since the buffer was reset and the delay mark,
+ * or with verbose both times in ms (Linux's lat_print_timestamp).
+ */
+static void lat_print_timestamp(struct trace_iterator *iter, u64 next_ts)
+{
+	bool verbose = iter->trace_flags & TRACE_ITER_VERBOSE;
+	u64 abs_ts = iter->ts - trace_clock_to_ns(iter->tr,
+						  iter->tr->time_start);
+	u64 rel_ts = next_ts - iter->ts;
+	struct seq_buf *s = &iter->seq;
+
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
+		abs_ts = ns2usecs(abs_ts);
+		rel_ts = ns2usecs(rel_ts);
+		if (verbose)
+			seq_printf(s, "[%08llx] %llu.%03llums (+%llu.%03llums): ",
+				   ns2usecs(iter->ts), abs_ts / 1000,
+				   abs_ts % 1000, rel_ts / 1000, rel_ts % 1000);
+		else
+			seq_printf(s, " %4lluus%c: ", abs_ts,
+				   trace_find_mark(rel_ts * 1000));
+	} else if (verbose) {
+		seq_printf(s, "[%016llx] %llu (+%llu): ", iter->ts, abs_ts,
+			   rel_ts);
+	} else {
+		seq_printf(s, " %4llu: ", abs_ts);
+	}
+}
+
+/*
+ * latency-format's context: task, CPU and flags, or with verbose the
+ * raw flags, preempt depth and the event's index.
+ */
 static void trace_print_lat_context(struct trace_iterator *iter)
 {
 	struct seq_buf *s = &iter->seq;
 	struct trace_entry *entry = iter->ent;
 	int pid = entry_pid(entry), cpu = iter->cpu;
-	u64 ts = iter->ts, next_ts, abs_ts, rel_ts;
 	char comm[TASK_COMM_LEN];
+	u64 next_ts;
 
 	if (!trace_find_next_entry(iter, NULL, &next_ts))
-		next_ts = ts;
+		next_ts = iter->ts;
 	trace_find_cmdline(pid, comm);
-	seq_printf(s, "%8.8s-%-7d %3d", comm, pid, cpu);
-	trace_print_lat_fmt(s, entry);
-	abs_ts = ts - trace_clock_to_ns(iter->tr, iter->tr->time_start);
-	rel_ts = next_ts - ts;
-	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS)
-		seq_printf(s, " %4lluus%c: ", abs_ts / 1000,
-			   trace_find_mark(rel_ts / 1000 * 1000));
-	else
-		seq_printf(s, " %4llu: ", abs_ts);
+	if (iter->trace_flags & TRACE_ITER_VERBOSE) {
+		seq_printf(s, "%16s %7d %3d %d %08x %08lx ", comm, pid, cpu,
+			   entry_linux_flags(entry),
+			   entry_preempt_count(entry) & 0xf, iter->idx);
+	} else {
+		seq_printf(s, "%8.8s-%-7d %3d", comm, pid, cpu);
+		trace_print_lat_fmt(s, entry);
+	}
+	lat_print_timestamp(iter, next_ts);
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -138,6 +177,36 @@ static void trace_fn_trace(struct trace_iterator *iter)
 		seq_print_ip_sym(s, field->parent_ip, iter->trace_flags);
 	}
 	seq_puts(s, "\n");
+}
+
+/* A time stamp as the context column shows it (Linux's trace_print_time). */
+static void trace_print_time(struct trace_iterator *iter, u64 ts)
+{
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
+		u64 t = ns2usecs(ts);
+
+		seq_printf(&iter->seq, " %5lu.%06lu",
+			   (unsigned long)(t / 1000000),
+			   (unsigned long)(t % 1000000));
+	} else {
+		seq_printf(&iter->seq, " %12llu", ts);
+	}
+}
+
+/* Linux's trace_func_repeats_print: the call, its count and last time. */
+static void trace_func_repeats_print(struct trace_iterator *iter)
+{
+	struct func_repeats_entry *field = (struct func_repeats_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+
+	seq_print_ip_sym(s, field->ip, iter->trace_flags);
+	if ((iter->trace_flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
+		seq_puts(s, " <-");
+		seq_print_ip_sym(s, field->parent_ip, iter->trace_flags);
+	}
+	seq_printf(s, " (repeats: %u, last_ts:", field->count);
+	trace_print_time(iter, trace_clock_to_ns(iter->tr, field->last_ts));
+	seq_puts(s, ")\n");
 }
 
 static void trace_stack_print(struct trace_iterator *iter)
@@ -193,6 +262,9 @@ static void print_event(struct trace_iterator *iter)
 	case TRACE_STACK:
 		trace_stack_print(iter);
 		break;
+	case TRACE_FUNC_REPEATS:
+		trace_func_repeats_print(iter);
+		break;
 	case TRACE_PRINT:
 		trace_print_print(iter);
 		break;
@@ -237,6 +309,63 @@ static void trace_bprint_raw(struct trace_iterator *iter)
 }
 
 /*
+ * Option hex (Linux's print_hex_fmt): each field as its bytes in hex,
+ * most significant first, and a space; the function event's ip and
+ * parent as Linux's unsigned longs. Other events have no hex form: the
+ * context alone.
+ */
+static void print_hex_fmt(struct trace_iterator *iter)
+{
+	struct ftrace_entry *fn = (struct ftrace_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+
+	if (iter->trace_flags & TRACE_ITER_CONTEXT_INFO)
+		seq_printf(s, "%08x %08x %016llx ", entry_pid(iter->ent),
+			   iter->cpu, iter->ts);
+	if (entry_type(iter->ent) == TRACE_FN)
+		seq_printf(s, "%016lx %016lx ", (unsigned long)fn->ip,
+			   (unsigned long)fn->parent_ip);
+	seq_puts(s, "\n");
+}
+
+/*
+ * Option bin (Linux's print_bin_fmt): the same fields as bytes, as the
+ * CPU stores them, with no separator and no newline.
+ */
+static void print_bin_fmt(struct trace_iterator *iter)
+{
+	struct ftrace_entry *fn = (struct ftrace_entry *)iter->ent;
+	struct seq_buf *s = &iter->seq;
+
+	if (iter->trace_flags & TRACE_ITER_CONTEXT_INFO) {
+		int pid = entry_pid(iter->ent), cpu = iter->cpu;
+
+		seq_putmem(s, &pid, sizeof(pid));
+		seq_putmem(s, &cpu, sizeof(cpu));
+		seq_putmem(s, &iter->ts, sizeof(iter->ts));
+	}
+	if (entry_type(iter->ent) == TRACE_FN) {
+		unsigned long ip = fn->ip, parent_ip = fn->parent_ip;
+
+		seq_putmem(s, &ip, sizeof(ip));
+		seq_putmem(s, &parent_ip, sizeof(parent_ip));
+	}
+}
+
+/*
+ * Linux's trace_func_repeats_raw: ip and parent in decimal, the count,
+ * and how long before this event the last repeat was (ns).
+ */
+static void trace_func_repeats_raw(struct trace_iterator *iter)
+{
+	struct func_repeats_entry *field = (struct func_repeats_entry *)iter->ent;
+
+	seq_printf(&iter->seq, "%u %u %u %llu\n", field->ip, field->parent_ip,
+		   field->count,
+		   iter->ts - trace_clock_to_ns(iter->tr, field->last_ts));
+}
+
+/*
  * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
  * numbers, then the event's fields (a stack trace prints as usual).
  */
@@ -253,6 +382,8 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 			   iter->ts);
 	if (entry_type(iter->ent) == TRACE_FN)
 		seq_printf(s, "%x %x\n", fn->ip, fn->parent_ip);
+	else if (entry_type(iter->ent) == TRACE_FUNC_REPEATS)
+		trace_func_repeats_raw(iter);
 	else if (entry_type(iter->ent) == TRACE_PRINT)
 		seq_printf(s, "# %x %s", print->ip, print->buf);
 	else if (entry_type(iter->ent) == TRACE_BPRINT)
@@ -305,6 +436,14 @@ void print_trace_line(struct trace_iterator *iter)
 		return;
 	if (print_msg_only(iter))
 		return;
+	if (iter->trace_flags & TRACE_ITER_BIN) {
+		print_bin_fmt(iter);
+		return;
+	}
+	if (iter->trace_flags & TRACE_ITER_HEX) {
+		print_hex_fmt(iter);
+		return;
+	}
 	if ((iter->trace_flags & TRACE_ITER_RAW) && print_raw_fmt(iter))
 		return;
 	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
@@ -399,6 +538,8 @@ void print_trace_header(struct trace_iterator *iter)
 static void print_lat_header(struct trace_iterator *iter)
 {
 	print_trace_header(iter);
+	if (iter->trace_flags & TRACE_ITER_VERBOSE)
+		return;
 	seq_puts(&iter->seq,
 		 "#                    _------=> CPU#            \n"
 		 "#                   / _-----=> irqs-off/BH-disabled\n"
@@ -411,7 +552,7 @@ static void print_lat_header(struct trace_iterator *iter)
 		 "#     \\   /        ||||||  \\    |    /       \n");
 }
 
-/* The column headers of the default event lines. */
+/* The column headers of the default event lines; verbose has none. */
 static void trace_default_header(struct trace_iterator *iter)
 {
 	if (!(iter->trace_flags & TRACE_ITER_CONTEXT_INFO))
@@ -419,6 +560,8 @@ static void trace_default_header(struct trace_iterator *iter)
 	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
 		if (!trace_empty(iter))
 			print_lat_header(iter);
+	} else if (iter->trace_flags & TRACE_ITER_VERBOSE) {
+		return;
 	} else if (iter->trace_flags & TRACE_ITER_IRQ_INFO) {
 		print_func_help_header_irq(iter);
 	} else {

@@ -7,13 +7,18 @@
  * (ftrace_pid_ignored in trace.h), much as Linux decides once per
  * context switch. The fast paths look at function_pids alone: with
  * only notrace pids it is trace_pid_every, which takes every pid.
+ * With the function-fork option, the top level's lists follow tasks:
+ * a listed task's child joins its list, and a task leaves it when it
+ * is reaped (Linux's ftrace_pid_follow_fork).
  */
 #include "kernel.h"
 #include "string.h"
 #include "mm.h"
 #include "kstrtox.h"
+#include "spinlock.h"
 #include "stop_machine.h"
 #include "trace.h"
+#include "trace/events/sched.h"
 
 struct trace_pid_list {
 	unsigned int nr;
@@ -23,6 +28,9 @@ struct trace_pid_list {
 };
 
 static struct trace_pid_list trace_pid_every;
+
+/* Orders function-fork's copies of a list with a write's swap. */
+static DEFINE_SPINLOCK(pid_fork_lock);
 
 struct ftrace_pid_cache *ftrace_pid_cache;
 
@@ -143,25 +151,28 @@ static struct trace_pid_list *function_pid_list(struct trace_array *tr)
 static void pid_list_install(struct trace_array *tr,
 			     struct trace_pid_list *list, bool skip_list)
 {
-	struct trace_pid_list *old = skip_list ? tr->function_no_pids :
-						 function_pid_list(tr);
-	struct trace_pid_list *pids;
+	struct trace_pid_list *old, *pids;
+	unsigned long flags;
 	int cpu;
 
 	if (list && !list->nr) {
 		kfree(list);
 		list = NULL;
 	}
+	flags = spin_lock_irqsave(&pid_fork_lock);
+	old = skip_list ? tr->function_no_pids : function_pid_list(tr);
 	pids = skip_list ? function_pid_list(tr) : list;
 	if (skip_list)
 		WRITE_ONCE(tr->function_no_pids, list);
 	if (!pids && tr->function_no_pids)
 		pids = &trace_pid_every;
 	WRITE_ONCE(tr->function_pids, pids);
+	spin_unlock(&pid_fork_lock);
+	local_irq_restore(flags);
 	synchronize_sched();
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		WRITE_ONCE(ftrace_pid_cache[cpu].pid, -1);
-	kfree(old);
+	trace_pid_list_free(old);
 }
 
 /*
@@ -210,6 +221,90 @@ struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid)
 	list->retired = old;
 	pid_list_add(list, pid);
 	return list;
+}
+
+/* A copy of old without pid, old kept as trace_pid_list_add keeps it. */
+static struct trace_pid_list *trace_pid_list_remove(struct trace_pid_list *old,
+						    int pid)
+{
+	struct trace_pid_list *list = pid_list_alloc(old->nr);
+	unsigned int i;
+
+	if (!list)
+		return NULL;
+	for (i = 0; i < old->nr; i++)
+		if (old->pids[i] != pid)
+			list->pids[list->nr++] = old->pids[i];
+	list->retired = old;
+	return list;
+}
+
+/*
+ * Linux's trace_filter_add_remove_task: task joins *dst if its parent
+ * is there, or with no parent (it is reaped) leaves it. Readers may
+ * hold the list: a copy replaces it. Out of memory, nothing changes.
+ */
+static void follow_task(struct trace_pid_list **dst, struct task *parent,
+			struct task *task)
+{
+	struct trace_pid_list *list = *dst, *copy;
+
+	if (!list || list == &trace_pid_every)
+		return;
+	if (parent) {
+		if (!trace_pid_list_is_set(list, parent->pid))
+			return;
+		copy = trace_pid_list_add(list, task->pid);
+	} else {
+		if (!trace_pid_list_is_set(list, task->pid))
+			return;
+		copy = trace_pid_list_remove(list, task->pid);
+	}
+	if (copy)
+		WRITE_ONCE(*dst, copy);
+}
+
+static void ftrace_pid_follow_fork_probe(void *data, struct task *parent,
+					 struct task *child)
+{
+	unsigned long flags = spin_lock_irqsave(&pid_fork_lock);
+
+	follow_task(&global_trace.function_pids, parent, child);
+	follow_task(&global_trace.function_no_pids, parent, child);
+	spin_unlock(&pid_fork_lock);
+	local_irq_restore(flags);
+}
+
+static void ftrace_pid_follow_free_probe(void *data, struct task *task)
+{
+	unsigned long flags = spin_lock_irqsave(&pid_fork_lock);
+
+	follow_task(&global_trace.function_pids, NULL, task);
+	follow_task(&global_trace.function_no_pids, NULL, task);
+	spin_unlock(&pid_fork_lock);
+	local_irq_restore(flags);
+}
+
+/*
+ * The function-fork option changed: follow forks and reaped tasks, as
+ * Linux's probes on sched_process_fork and sched_process_free do. The
+ * top level's lists only, as event-fork (docs/tracefs.md, Instances).
+ */
+void ftrace_pid_follow_fork(struct trace_array *tr, bool enable)
+{
+	if (tr != &global_trace)
+		return;
+	if (enable) {
+		register_trace_sched_process_fork(ftrace_pid_follow_fork_probe,
+						  NULL);
+		register_trace_sched_process_free(ftrace_pid_follow_free_probe,
+						  NULL);
+	} else {
+		unregister_trace_sched_process_fork(
+			ftrace_pid_follow_fork_probe, NULL);
+		unregister_trace_sched_process_free(
+			ftrace_pid_follow_free_probe, NULL);
+	}
 }
 
 void trace_pid_list_free(struct trace_pid_list *list)

@@ -118,11 +118,12 @@ static void raw_common(struct raw_common *c, const struct trace_entry *e)
 }
 
 static u32 raw_graph_ret(struct trace_array *tr, struct raw_graph_ret *r,
-			 const struct ftrace_graph_ret_entry *e, u64 ns)
+			 const struct ftrace_graph_ret_entry *e, u32 size,
+			 u64 ns)
 {
 	r->func = e->func;
 	r->depth = e->depth;
-	r->overrun = 0;
+	r->overrun = graph_ret_overrun(e, size);
 	r->rettime = ns;
 	r->calltime = ns - trace_clock_to_ns(tr, e->duration);
 	return sizeof(*r);
@@ -204,7 +205,7 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 		len = sizeof(*rg);
 		break;
 	case TRACE_GRAPH_RET:
-		len = raw_graph_ret(tr, out, (const void *)e, ns);
+		len = raw_graph_ret(tr, out, (const void *)e, size, ns);
 		break;
 	case TRACE_PRINT:
 		len = raw_print(out, (const void *)e);

@@ -1,5 +1,5 @@
 /*
- * workloads.c: what `run` starts: fib, sort, crc32, pingpong,
+ * workloads.c: what `run` starts: fib, deep, sort, crc32, pingpong,
  * irqsoff_demo, and klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
  * code and each step is a real function (noinline, and noclone so that
  * GCC's .isra/.constprop copies do not rename it), so the tracer sees
@@ -19,6 +19,8 @@
 
 #define FIB_DEFAULT	10
 #define FIB_MAX		30
+#define DEEP_DEFAULT	60
+#define DEEP_MAX	200		/* 32 bytes of stack a level */
 #define SORT_DEFAULT	1000
 #define SORT_MAX	1000000
 #define SORT_SEED	2463534242U
@@ -68,6 +70,32 @@ __workload unsigned long fib(unsigned long n)
 		r = fib(n - 1) + fib(n - 2);
 	fib_calls++;
 	return r;
+}
+
+/*
+ * One call a level, n levels below the first: deeper than
+ * function_graph's ret_stack (50), it shows funcgraph-overrun. The
+ * empty asm on the result keeps GCC from turning the recursion into a
+ * loop.
+ */
+static __workload unsigned long deep(unsigned long n)
+{
+	unsigned long r = n ? deep(n - 1) + 1 : 0;
+
+	__asm__("" : "+r"(r));
+	return r;
+}
+
+static int deep_main(struct shell_out *out, int argc, char **argv)
+{
+	unsigned long n;
+	int err = workload_count_arg(argc, argv, DEEP_DEFAULT, 0, DEEP_MAX,
+				     &n);
+
+	if (err)
+		return err;
+	sh_printf(out, "deep(%lu) = %lu\n", n, deep(n));
+	return 0;
 }
 
 static int fib_main(struct shell_out *out, int argc, char **argv)
@@ -381,6 +409,9 @@ static int irqsoff_demo_main(struct shell_out *out, int argc, char **argv)
 
 WORKLOAD("fib", "[N]: naive recursive Fibonacci (N: 0 to 30, default 10)",
 	 fib_main);
+WORKLOAD("deep",
+	 "[N]: a function that calls itself N deep (up to 200, default 60)",
+	 deep_main);
 WORKLOAD("sort",
 	 "[N]: heap sort N random numbers (up to 1000000, default 1000)",
 	 sort_main);

@@ -62,6 +62,16 @@ void seq_puts(struct seq_buf *s, const char *str)
 	s->len += n;
 }
 
+/* Bytes as they are, NULs included (Linux's trace_seq_putmem). */
+void seq_putmem(struct seq_buf *s, const void *mem, size_t len)
+{
+	if (!seq_reserve(s, len))
+		return;
+	memcpy(s->buf + s->len, mem, len);
+	s->len += len;
+	s->buf[s->len] = '\0';
+}
+
 void seq_printf(struct seq_buf *s, const char *fmt, ...)
 {
 	va_list ap;

@@ -18,7 +18,7 @@ SMP = (1, 4)
 
 COMMANDS = ('cat', 'cd', 'cpus', 'dmesg', 'echo', 'free', 'help', 'klp', 'ls',
             'poweroff', 'ps', 'pwd', 'run', 'selftest', 'uptime')
-WORKLOADS = ('fib', 'sort', 'crc32', 'pingpong', 'klpdemo', 'printk')
+WORKLOADS = ('fib', 'deep', 'sort', 'crc32', 'pingpong', 'klpdemo', 'printk')
 LINE_MAX = 4096         # bytes, as a Linux tty's line
 TOO_LONG = f'sh: line longer than {LINE_MAX} bytes: not run\n'
 CONTROL = 'sh: control character in the line: not run\n'

@@ -359,7 +359,8 @@ ftrace_graph_entry_fast_\clock:
 /*
  * trace_graph_return's event (struct ftrace_graph_ret_entry), timed
  * with the rettime, for a task outside any set_graph_function or
- * set_graph_notrace function (whose bits only the C way clears).
+ * set_graph_notrace function (whose bits only the C way clears) and
+ * whose ret_stack never overran (the C way records the count).
  * tracing_on 0 goes the C way, which pops without an event.
  */
 	.macro GRAPH_RETURN_FAST clock

@@ -92,6 +92,6 @@
 #define FAST_GRAPH_ENT_BYTES	16	/* header, ctx, func, depth */
 #define FAST_GRAPH_RET_BYTES	24	/* the same, duration */
 #define FAST_GRAPH_NOTRACE	0x80	/* TRACE_GRAPH_NOTRACE_BIT */
-#define FAST_GRAPH_BITS		0xc0	/* and TRACE_GRAPH_BIT */
+#define FAST_GRAPH_BITS		0x2c0	/* and TRACE_GRAPH_BIT, OVERRUN_BIT */
 
 #endif
