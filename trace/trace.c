@@ -446,7 +446,8 @@ static void trace_init(void)
 	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
 	global_trace.current_trace = &nop_trace;
 	register_builtin_tracers();
-	if (register_ftrace_commands() || register_event_probe_commands())
+	if (register_ftrace_commands() || register_event_probe_commands() ||
+	    register_snapshot_cmd())
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_events_init();
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));

@@ -446,11 +446,10 @@ static int tracing_open_pipe(struct inode *inode, struct file *file)
  */
 static bool pipe_empty(struct trace_iterator *iter)
 {
-	bool empty;
+	struct trace_buffer *buffer = tracing_buffer_lock(iter->tr);
+	bool empty = trace_empty(iter);
 
-	ring_buffer_reader_lock(iter->tr->buffer);
-	empty = trace_empty(iter);
-	ring_buffer_reader_unlock(iter->tr->buffer);
+	ring_buffer_reader_unlock(buffer);
 	return empty;
 }
 
@@ -471,6 +470,7 @@ static int tracing_wait_pipe(struct trace_iterator *iter, struct file *file)
 static ssize_t tracing_read_pipe(struct file *file, char *buf, size_t n)
 {
 	struct trace_iterator *iter = file->private;
+	struct trace_buffer *buffer;
 	size_t copied = 0;
 	int ret;
 
@@ -479,9 +479,9 @@ static ssize_t tracing_read_pipe(struct file *file, char *buf, size_t n)
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	ring_buffer_reader_lock(iter->tr->buffer);
+	buffer = tracing_buffer_lock(iter->tr);
 	copied += fill_lines(iter, buf + copied, n - copied);
-	ring_buffer_reader_unlock(iter->tr->buffer);
+	ring_buffer_reader_unlock(buffer);
 	file->pos += copied;
 	return copied;
 }
@@ -639,6 +639,7 @@ void ftrace_dump(bool all_cpus)
 	static int dump_running;
 	struct trace_array *tr = &global_trace;
 	struct trace_iterator *iter;
+	struct trace_buffer *buffer;
 
 	if (__atomic_exchange_n(&dump_running, 1, __ATOMIC_ACQUIRE))
 		return;
@@ -648,12 +649,12 @@ void ftrace_dump(bool all_cpus)
 	printk("<0>Dumping ftrace buffer:\n");
 	if (!iter) {
 		printk("<0>   (%s)\n", strerror_text(ENOMEM));
-	} else if (!ring_buffer_reader_trylock(tr->buffer)) {
+	} else if (!(buffer = tracing_buffer_trylock(tr))) {
 		printk("<0>   (ftrace buffer busy: a reader holds it)\n");
 	} else {
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
 		dump_entries(iter);
-		ring_buffer_reader_unlock(tr->buffer);
+		ring_buffer_reader_unlock(buffer);
 	}
 	if (iter)
 		free_iter(iter);
