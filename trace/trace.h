@@ -601,7 +601,7 @@ struct trace_iterator {
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
 	unsigned long skipped_entries;	/* max trace: before its section */
-	bool max_view;			/* tr is a copy reading max_buffer */
+	struct trace_array *max_of;	/* tr is a copy reading its max_buffer */
 	struct ring_buffer_iter *buffer_iter[];	/* one per CPU */
 };
 

@@ -52,6 +52,8 @@ static void trace_array_free(struct trace_array *tr)
 	ftrace_mod_clear(&tr->mod_trace);
 	ftrace_mod_clear(&tr->mod_notrace);
 	ftrace_free_ops_hashes(&tr->ops);
+	if (tr->max_buffer)
+		tracing_free_snapshot(tr);
 	if (tr->buffer)
 		ring_buffer_free(tr->buffer);
 	kfree(tr->option_files);
