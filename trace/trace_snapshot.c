@@ -80,7 +80,6 @@ int tracing_free_snapshot(struct trace_array *tr)
 
 	if (!tr->max_buffer)
 		return 0;
-
 	if (tr->snapshot_readers)
 		return -EBUSY;
 	flags = spin_lock_irqsave(&tr->max_lock);
@@ -174,25 +173,28 @@ int update_max_tr(struct trace_array *tr)
 	return ret;
 }
 
+/* A line in the trace, where Linux's internal_trace_puts writes it. */
+static void snapshot_say(struct trace_array *tr, const char *line)
+{
+	trace_print_record(tr, (unsigned long)tracing_snapshot_instance, line,
+			   strlen(line));
+}
+
 /*
  * Linux's tracing_snapshot_instance: what it cannot do it says in the
  * trace, and without a snapshot buffer it stops tracing there.
  */
 void tracing_snapshot_instance(struct trace_array *tr)
 {
-	unsigned long ip = (unsigned long)__builtin_return_address(0);
-	const char *why = NULL;
-
-	if (!READ_ONCE(tr->max_buffer))
-		why = "*** SNAPSHOT NOT ALLOCATED ***\n"
-		      "*** stopping trace here!   ***\n";
-	else if (READ_ONCE(tr->current_trace)->use_max_tr)
-		why = "*** LATENCY TRACER ACTIVE ***\n"
-		      "*** Can not use snapshot (sorry) ***\n";
-	if (why) {
-		trace_print_record(tr, ip, why, strlen(why));
-		if (!tr->max_buffer)
-			tracer_tracing_off(tr);
+	if (!READ_ONCE(tr->max_buffer)) {
+		snapshot_say(tr, "*** SNAPSHOT NOT ALLOCATED ***\n");
+		snapshot_say(tr, "*** stopping trace here!   ***\n");
+		tracer_tracing_off(tr);
+		return;
+	}
+	if (READ_ONCE(tr->current_trace)->use_max_tr) {
+		snapshot_say(tr, "*** LATENCY TRACER ACTIVE ***\n");
+		snapshot_say(tr, "*** Can not use snapshot (sorry) ***\n");
 		return;
 	}
 	update_max_tr(tr);

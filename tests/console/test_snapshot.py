@@ -192,3 +192,19 @@ def test_function_probe_snapshot(k):
     write(k, 'set_ftrace_filter', "'!fib:snapshot'", append=True)
     k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
     clean(k)
+
+
+def test_probe_without_buffer_stops_tracing(k):
+    """Done when: a snapshot probe that fires after `echo 0 > snapshot`
+    freed the buffer says so in the trace, twice as Linux's
+    tracing_snapshot_instance does, and turns tracing off there."""
+    clean(k)
+    write(k, 'set_ftrace_filter', "'fib:snapshot'")
+    write(k, 'snapshot', '0')
+    k.run('run fib 3')
+    k.check(cat(k, 'tracing_on'), '0\n')
+    said = [l.split(': ', 1)[1] for l in trace_lines(k)]
+    k.check(said, ['tracing_snapshot_instance: *** SNAPSHOT NOT ALLOCATED ***',
+                   'tracing_snapshot_instance: *** stopping trace here!   ***'])
+    write(k, 'set_ftrace_filter', "'!fib:snapshot'", append=True)
+    clean(k)
