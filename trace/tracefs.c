@@ -484,7 +484,7 @@ static const char readme_msg[] =
 	"\t              (foo, foo*, *foo, *foo*; !foo removes foo)\n"
 	"\t     example: echo 'fib sort*' > set_ftrace_filter\n"
 	"\t     commands: echo 'FUNC:traceoff[:count]' >> set_ftrace_filter\n"
-	"\t               traceon, traceoff, stacktrace, dump, cpudump\n"
+	"\t               traceon, traceoff, snapshot, stacktrace, dump, cpudump\n"
 	"\t     modules: FUNC:mod:MODULE (kept: no module ever loads here)\n"
 	"\t     a count limits how often the command fires; remove a counted\n"
 	"\t     command with '!FUNC:cmd:0'\n"
@@ -522,8 +522,9 @@ static const char readme_msg[] =
 	"      filter\t\t- an expression on the event's fields, 0 clears:\n"
 	"\t\t\t  ==, !=, <, <=, >, >=, & on numbers; ==, !=, ~ (glob)\n"
 	"\t\t\t  on strings; &&, ||, ! and parentheses\n"
-	"      trigger\t\t- traceon, traceoff, stacktrace, enable_event,\n"
-	"\t\t\t  disable_event, each [:count] [if filter]; !cmd removes\n"
+	"      trigger\t\t- traceon, traceoff, snapshot, stacktrace,\n"
+	"\t\t\t  enable_event, disable_event, each [:count]\n"
+	"\t\t\t  [if filter]; !cmd removes\n"
 	"  error_log\t\t- why the last refused writes failed, and where\n";
 
 static void readme_show(struct seq_buf *s, long data)
