@@ -106,6 +106,8 @@ int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
 			 int cpu);
 int ring_buffer_swap_cpu_irqsoff(struct trace_buffer *a,
 				 struct trace_buffer *b);
+int ring_buffer_swap_begin(struct trace_buffer *a, struct trace_buffer *b);
+void ring_buffer_swap_end(struct trace_buffer *a, struct trace_buffer *b);
 
 /*
  * Counters, as per_cpu/cpuN/stats shows them. Those that look at the

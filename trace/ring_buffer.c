@@ -361,6 +361,28 @@ int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
 	return 0;
 }
 
+static void rb_swap_exit(struct trace_buffer *a, struct trace_buffer *b)
+{
+	__atomic_store_n(&a->swapping, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->swapping, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The swapper's side of the handshake with the readers (see
+ * rb_reader_enter): raise both flags, then look. -EAGAIN while a
+ * reader holds either lock; the flags stay up only on success.
+ */
+static int rb_swap_enter(struct trace_buffer *a, struct trace_buffer *b)
+{
+	WRITE_ONCE(a->swapping, 1);
+	WRITE_ONCE(b->swapping, 1);
+	mb();
+	if (!READ_ONCE(a->reading) && !READ_ONCE(b->reading))
+		return 0;
+	rb_swap_exit(a, b);
+	return -EAGAIN;
+}
+
 /*
  * The same from any context, on this CPU with interrupts off, for the
  * latency tracers' update_max_tr_single: instead of the readers' locks,
@@ -370,16 +392,60 @@ int ring_buffer_swap_cpu(struct trace_buffer *a, struct trace_buffer *b,
 int ring_buffer_swap_cpu_irqsoff(struct trace_buffer *a,
 				 struct trace_buffer *b)
 {
-	int ret = -EBUSY;
+	int ret = rb_swap_enter(a, b);
 
-	WRITE_ONCE(a->swapping, 1);
-	WRITE_ONCE(b->swapping, 1);
-	mb();
-	if (!READ_ONCE(a->reading) && !READ_ONCE(b->reading))
-		ret = ring_buffer_swap_cpu(a, b, smp_processor_id());
-	__atomic_store_n(&a->swapping, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&b->swapping, 0, __ATOMIC_RELEASE);
+	if (ret)
+		return -EBUSY;
+	ret = ring_buffer_swap_cpu(a, b, smp_processor_id());
+	rb_swap_exit(a, b);
 	return ret;
+}
+
+static bool rb_has_iterators(struct trace_buffer *buffer)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		if (READ_ONCE(buffer->buffers[cpu]->resize_disabled))
+			return true;
+	return false;
+}
+
+/*
+ * Before the caller trades the roles of two whole buffers (Linux's
+ * update_max_tr swaps array_buffer.buffer and max_buffer.buffer): from
+ * any context, never waiting. Until ring_buffer_swap_end no reader
+ * gets in (rb_reader_enter waits those few instructions out). -EAGAIN
+ * while a reader holds either lock, -EBUSY while an iterator is open
+ * on either: it holds its buffer's pages across reads and sleeps.
+ * Writers need no such care: each finishes its event on the buffer it
+ * found. tracing_on and tracing_cpumask belong to the role, the live
+ * buffer's, so they change sides here.
+ */
+int ring_buffer_swap_begin(struct trace_buffer *a, struct trace_buffer *b)
+{
+	unsigned long disabled, cpus_off;
+	int ret = rb_swap_enter(a, b);
+
+	if (ret)
+		return ret;
+	if (rb_has_iterators(a) || rb_has_iterators(b)) {
+		rb_swap_exit(a, b);
+		return -EBUSY;
+	}
+	disabled = __atomic_exchange_n(&a->record_disabled,
+				       READ_ONCE(b->record_disabled),
+				       __ATOMIC_SEQ_CST);
+	WRITE_ONCE(b->record_disabled, disabled);
+	cpus_off = READ_ONCE(a->cpus_off);
+	WRITE_ONCE(a->cpus_off, READ_ONCE(b->cpus_off));
+	WRITE_ONCE(b->cpus_off, cpus_off);
+	return 0;
+}
+
+void ring_buffer_swap_end(struct trace_buffer *a, struct trace_buffer *b)
+{
+	rb_swap_exit(a, b);
 }
 
 /* ---- allocation and resizing --------------------------------------------- */

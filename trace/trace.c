@@ -240,20 +240,32 @@ int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 	return ret;
 }
 
-/* pause-on-trace: reading `trace` stops recording until closed. */
+/*
+ * pause-on-trace: reading `trace` stops recording until closed. Under
+ * max_lock, so that a snapshot (which looks at stop_count under it)
+ * never moves the live buffer between the stop and the start.
+ */
 void tracing_stop_tr(struct trace_array *tr)
 {
+	unsigned long flags;
+
 	mutex_lock(&trace_types_lock);
+	flags = spin_lock_irqsave(&tr->max_lock);
 	if (!tr->stop_count++)
 		ring_buffer_record_disable(tr->buffer);
+	spin_unlock_irqrestore(&tr->max_lock, flags);
 	mutex_unlock(&trace_types_lock);
 }
 
 void tracing_start_tr(struct trace_array *tr)
 {
+	unsigned long flags;
+
 	mutex_lock(&trace_types_lock);
+	flags = spin_lock_irqsave(&tr->max_lock);
 	if (!--tr->stop_count)
 		ring_buffer_record_enable(tr->buffer);
+	spin_unlock_irqrestore(&tr->max_lock, flags);
 	mutex_unlock(&trace_types_lock);
 }
 
@@ -449,7 +461,8 @@ static void trace_init(void)
 	global_trace.buffer_size = TRACE_BUF_SIZE_DEFAULT;
 	global_trace.current_trace = &nop_trace;
 	register_builtin_tracers();
-	if (register_ftrace_commands() || register_event_probe_commands())
+	if (register_ftrace_commands() || register_event_probe_commands() ||
+	    register_snapshot_cmd())
 		pr_err("tracing: cannot register the filter commands\n");
 	trace_events_init();
 	trace_create_files(vfs_lookup(NULL, "/sys/kernel/tracing"));

@@ -472,7 +472,13 @@ void function_trace_update_fast_path(struct trace_array *tr);
 /* trace_snapshot.c: the snapshot buffer (Linux's max buffer) */
 int tracing_alloc_snapshot_instance(struct trace_array *tr);
 int tracing_free_snapshot(struct trace_array *tr);
+int update_max_tr(struct trace_array *tr);
 int update_max_tr_single(struct trace_array *tr, int cpu);
+void tracing_snapshot_instance(struct trace_array *tr);
+void tracing_snapshot(void);
+struct trace_buffer *tracing_buffer_lock(struct trace_array *tr);
+struct trace_buffer *tracing_buffer_trylock(struct trace_array *tr);
+int register_snapshot_cmd(void);
 int update_max_tr_irqsoff(struct trace_array *tr,
 			  const struct trace_max_data *data);
 int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
@@ -632,7 +638,7 @@ struct trace_iterator {
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
 	unsigned long skipped_entries;	/* max trace: before its section */
-	bool max_view;			/* tr is a copy reading max_buffer */
+	struct trace_array *max_of;	/* tr is a copy reading its max_buffer */
 	struct ring_buffer_iter *buffer_iter[];	/* one per CPU */
 };
 
@@ -683,6 +689,11 @@ int unregister_ftrace_function_probe_func(const char *glob, int len,
 					  struct trace_array *tr,
 					  struct ftrace_probe_ops *ops);
 int ftrace_process_command(struct trace_array *tr, char *token);
+int ftrace_trace_probe_callback(struct trace_array *tr,
+				struct ftrace_probe_ops *ops,
+				const char *glob, int len,
+				const char *param, bool remove);
+bool probe_spend_count(long *count);
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
 
 /* ftrace_mod.c: FUNC:mod:MODULE, kept for modules never loaded */

@@ -3,15 +3,16 @@
  * kernel/trace/trace_events_trigger.c), commands written to
  * events/SYS/EVENT/trigger that run when the event fires:
  *
- *   traceon | traceoff | stacktrace            [:N] [if FILTER]
+ *   traceon | traceoff | snapshot | stacktrace [:N] [if FILTER]
  *   enable_event:SYS:EVENT | disable_event:SYS:EVENT  [:N] [if FILTER]
  *
  * `:N` runs it N times, counted only when it changes something (as
  * Linux's *_count_trigger); `!` before the command removes it. An
  * enable_event trigger puts its target in soft mode: registered, and
- * recording only once the trigger enabled it. Linux's snapshot trigger
- * is not here yet: it swaps the buffers where nothing may wait, and
- * the swap here (trace/trace_snapshot.c) waits for each CPU.
+ * recording only once the trigger enabled it. A snapshot trigger
+ * allocates the spare buffer when it is set, as Linux's does, and
+ * takes the snapshot where it fires, in any context
+ * (trace/trace_snapshot.c:update_max_tr).
  *
  * The triggers are a list the probe walks without a lock (RCU): added
  * at the tail once filled in, unlinked and freed after synchronize_rcu.
@@ -25,6 +26,7 @@
 
 enum trigger_type {
 	ETT_TRACE_ONOFF,
+	ETT_SNAPSHOT,
 	ETT_STACKTRACE,
 	ETT_EVENT_ENABLE,
 };
@@ -45,6 +47,8 @@ static const char *trigger_name(const struct event_trigger *t)
 	switch (t->type) {
 	case ETT_TRACE_ONOFF:
 		return t->on ? "traceon" : "traceoff";
+	case ETT_SNAPSHOT:
+		return "snapshot";
 	case ETT_STACKTRACE:
 		return "stacktrace";
 	default:
@@ -76,6 +80,9 @@ static void trigger_act(const struct event_trigger *t)
 			tracer_tracing_on(&global_trace);
 		else
 			tracer_tracing_off(&global_trace);
+		break;
+	case ETT_SNAPSHOT:
+		tracing_snapshot();
 		break;
 	case ETT_STACKTRACE:
 		__trace_stack(&global_trace, tracing_gen_ctx_dec(1),
@@ -116,7 +123,7 @@ void event_trigger_show(struct trace_event_call *call, struct seq_buf *s)
 	mutex_lock(&event_mutex);
 	if (!call->triggers)
 		seq_puts(s, "# Available triggers:\n# traceon traceoff "
-			 "stacktrace enable_event disable_event\n");
+			 "snapshot stacktrace enable_event disable_event\n");
 	for (t = call->triggers; t; t = t->next) {
 		seq_puts(s, trigger_name(t));
 		if (t->type == ETT_EVENT_ENABLE)
@@ -193,6 +200,16 @@ static void trigger_remove(struct trace_event_call *call,
 	trigger_free(t);
 }
 
+static int trigger_alloc_snapshot(void)
+{
+	int ret;
+
+	mutex_lock(&trace_types_lock);
+	ret = tracing_alloc_snapshot_instance(&global_trace);
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
 /*
  * As Linux's: a trigger puts its event in soft mode (registered, so the
  * trigger runs, but recording only if enabled: enable reads 0*), and an
@@ -202,7 +219,13 @@ static int trigger_register(struct trace_event_call *call,
 			    struct event_trigger *t)
 {
 	struct trace_event_call *target = t->target;
-	int ret = trace_event_soft_mode(call, true);
+	int ret = t->type == ETT_SNAPSHOT ? trigger_alloc_snapshot() : 0;
+
+	if (ret) {
+		trigger_free(t);
+		return ret;
+	}
+	ret = trace_event_soft_mode(call, true);
 
 	t->target = NULL;
 	if (!ret)
@@ -234,6 +257,8 @@ static int parse_command(char *cmd, struct event_trigger *t)
 	if (t->on || !strcmp(cmd, "traceoff"))
 		t->type = !strcmp(cmd, "enable_event") ? ETT_EVENT_ENABLE :
 							ETT_TRACE_ONOFF;
+	else if (!strcmp(cmd, "snapshot"))
+		t->type = ETT_SNAPSHOT;
 	else if (!strcmp(cmd, "stacktrace"))
 		t->type = ETT_STACKTRACE;
 	else if (!strcmp(cmd, "disable_event"))

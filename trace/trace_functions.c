@@ -404,7 +404,7 @@ static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
 }
 
 /* Take one from a count above 0, even when CPUs race for the last. */
-static bool spend_count(long *count)
+bool probe_spend_count(long *count)
 {
 	long old;
 
@@ -423,7 +423,7 @@ static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
 				    struct trace_array *tr,
 				    struct ftrace_probe_ops *ops, long *count)
 {
-	if (tracer_tracing_is_on(tr) && spend_count(count))
+	if (tracer_tracing_is_on(tr) && probe_spend_count(count))
 		__trace_stack(tr, tracing_gen_ctx_dec(1), ip);
 }
 
@@ -431,7 +431,7 @@ static void ftrace_dump_probe(unsigned long ip, unsigned long parent_ip,
 			      struct trace_array *tr,
 			      struct ftrace_probe_ops *ops, long *count)
 {
-	if (spend_count(count))
+	if (probe_spend_count(count))
 		ftrace_dump(true);
 }
 
@@ -440,7 +440,7 @@ static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip,
 				 struct trace_array *tr,
 				 struct ftrace_probe_ops *ops, long *count)
 {
-	if (spend_count(count))
+	if (probe_spend_count(count))
 		ftrace_dump(false);
 }
 
@@ -463,10 +463,10 @@ static struct ftrace_probe_ops cpudump_probe_ops = {
 	"cpudump", ftrace_cpudump_probe, true, NULL };
 
 /* FUNC:cmd adds a probe, FUNC:cmd:N a counted one; '!' removes. */
-static int ftrace_trace_probe_callback(struct trace_array *tr,
-				       struct ftrace_probe_ops *ops,
-				       const char *glob, int len,
-				       const char *param, bool remove)
+int ftrace_trace_probe_callback(struct trace_array *tr,
+				struct ftrace_probe_ops *ops,
+				const char *glob, int len,
+				const char *param, bool remove)
 {
 	unsigned long count = (unsigned long)-1;
 	int ret;

@@ -52,6 +52,8 @@ static void trace_array_free(struct trace_array *tr)
 	ftrace_mod_clear(&tr->mod_trace);
 	ftrace_mod_clear(&tr->mod_notrace);
 	ftrace_free_ops_hashes(&tr->ops);
+	if (tr->max_buffer)
+		tracing_free_snapshot(tr);
 	if (tr->buffer)
 		ring_buffer_free(tr->buffer);
 	kfree(tr->option_files);
@@ -88,6 +90,7 @@ static struct trace_array *trace_array_create(const char *name)
 			  ~(TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNC_FORK);
 	tr->current_trace = &nop_trace;
 	tr->buffer_percent = 50;
+	tr->max_lock = (spinlock_t)SPIN_LOCK_UNLOCKED;
 	tr->time_start = ring_buffer_time_stamp(tr->buffer);
 	tr->ref = 1;			/* its directory's */
 	tr->dir = vfs_mkdir(instances_dir, name);

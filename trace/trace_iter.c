@@ -196,7 +196,7 @@ static struct trace_iterator *alloc_iter_tr(struct trace_array *tr,
 	return iter;
 }
 
-/* The top level's: the snapshot and ftrace_dump read only that. */
+/* The top level's: ftrace_dump reads only that. */
 static struct trace_iterator *alloc_iter(int cpu_file, bool consume)
 {
 	return alloc_iter_tr(&global_trace, cpu_file, consume);
@@ -233,8 +233,8 @@ static struct trace_array *max_view_get(struct trace_array *tr)
 	mutex_lock(&trace_types_lock);
 	flags = spin_lock_irqsave(&tr->max_lock);
 	*view = *tr;
+	view->buffer = tr->max_buffer;	/* a trigger may swap them */
 	spin_unlock_irqrestore(&tr->max_lock, flags);
-	view->buffer = tr->max_buffer;
 	view->time_start = view->max_data.time_start;
 	if (view->buffer)
 		tr->snapshot_readers++;
@@ -242,11 +242,11 @@ static struct trace_array *max_view_get(struct trace_array *tr)
 	return view;
 }
 
-static void max_view_put(struct trace_array *view)
+static void max_view_put(struct trace_array *tr, struct trace_array *view)
 {
 	mutex_lock(&trace_types_lock);
 	if (view->buffer)
-		global_trace.snapshot_readers--;
+		tr->snapshot_readers--;
 	mutex_unlock(&trace_types_lock);
 	kfree(view);
 }
@@ -257,11 +257,11 @@ static void max_view_put(struct trace_array *view)
  */
 static void tracing_release_iter(struct trace_iterator *iter)
 {
-	struct trace_array *view = iter->max_view ? iter->tr : NULL;
+	struct trace_array *tr = iter->max_of, *view = iter->tr;
 
 	free_iter(iter);
-	if (view)
-		max_view_put(view);
+	if (tr)
+		max_view_put(tr, view);
 }
 
 /*
@@ -293,15 +293,17 @@ static int __tracing_open(struct inode *inode, struct file *file)
 	if (!iter)
 		return -ENOMEM;
 	if (iter->trace->print_max) {
-		iter->tr = max_view_get(iter->tr);
+		struct trace_array *tr = iter->tr;
+
+		iter->tr = max_view_get(tr);
 		if (!iter->tr || !iter->tr->buffer) {
 			if (iter->tr)
-				max_view_put(iter->tr);
-			iter->tr = &global_trace;
+				max_view_put(tr, iter->tr);
+			iter->tr = tr;
 			free_iter(iter);
 			return -EBUSY;
 		}
-		iter->max_view = true;
+		iter->max_of = tr;
 	}
 	if (iter->trace_flags & TRACE_ITER_LATENCY_FMT)
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
@@ -446,11 +448,10 @@ static int tracing_open_pipe(struct inode *inode, struct file *file)
  */
 static bool pipe_empty(struct trace_iterator *iter)
 {
-	bool empty;
+	struct trace_buffer *buffer = tracing_buffer_lock(iter->tr);
+	bool empty = trace_empty(iter);
 
-	ring_buffer_reader_lock(iter->tr->buffer);
-	empty = trace_empty(iter);
-	ring_buffer_reader_unlock(iter->tr->buffer);
+	ring_buffer_reader_unlock(buffer);
 	return empty;
 }
 
@@ -471,6 +472,7 @@ static int tracing_wait_pipe(struct trace_iterator *iter, struct file *file)
 static ssize_t tracing_read_pipe(struct file *file, char *buf, size_t n)
 {
 	struct trace_iterator *iter = file->private;
+	struct trace_buffer *buffer;
 	size_t copied = 0;
 	int ret;
 
@@ -479,9 +481,9 @@ static ssize_t tracing_read_pipe(struct file *file, char *buf, size_t n)
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	ring_buffer_reader_lock(iter->tr->buffer);
+	buffer = tracing_buffer_lock(iter->tr);
 	copied += fill_lines(iter, buf + copied, n - copied);
-	ring_buffer_reader_unlock(iter->tr->buffer);
+	ring_buffer_reader_unlock(buffer);
 	file->pos += copied;
 	return copied;
 }
@@ -525,20 +527,21 @@ static void print_snapshot_help(struct trace_iterator *iter, bool allocated)
  */
 static int tracing_snapshot_open(struct inode *inode, struct file *file)
 {
+	struct trace_array *tr = trace_array_of_inode(inode);
 	struct trace_iterator *iter;
 
 	if ((file->flags & O_ACCMODE) == O_WRONLY)
 		return 0;
-	iter = alloc_iter(inode_cpu(inode), false);
+	iter = alloc_iter_tr(tr, inode_cpu(inode), false);
 	if (!iter)
 		return -ENOMEM;
-	iter->tr = max_view_get(&global_trace);
+	iter->tr = max_view_get(tr);
 	if (!iter->tr) {
-		iter->tr = &global_trace;
+		iter->tr = tr;
 		free_iter(iter);
 		return -ENOMEM;
 	}
-	iter->max_view = true;
+	iter->max_of = tr;
 	file->private = iter;
 	if (iter->tr->buffer && open_buffer_iters(iter))
 		return -ENOMEM;		/* the release that follows frees */
@@ -584,7 +587,7 @@ static ssize_t tracing_snapshot_write(struct file *file, const char *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	ret = tracing_snapshot_command(&global_trace, val,
+	ret = tracing_snapshot_command(trace_array_of_inode(file->inode), val,
 				       inode_cpu(file->inode));
 	mutex_unlock(&trace_types_lock);
 	return ret ? ret : (ssize_t)n;
@@ -639,6 +642,7 @@ void ftrace_dump(bool all_cpus)
 	static int dump_running;
 	struct trace_array *tr = &global_trace;
 	struct trace_iterator *iter;
+	struct trace_buffer *buffer;
 
 	if (__atomic_exchange_n(&dump_running, 1, __ATOMIC_ACQUIRE))
 		return;
@@ -648,12 +652,12 @@ void ftrace_dump(bool all_cpus)
 	printk("<0>Dumping ftrace buffer:\n");
 	if (!iter) {
 		printk("<0>   (%s)\n", strerror_text(ENOMEM));
-	} else if (!ring_buffer_reader_trylock(tr->buffer)) {
+	} else if (!(buffer = tracing_buffer_trylock(tr))) {
 		printk("<0>   (ftrace buffer busy: a reader holds it)\n");
 	} else {
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
 		dump_entries(iter);
-		ring_buffer_reader_unlock(tr->buffer);
+		ring_buffer_reader_unlock(buffer);
 	}
 	if (iter)
 		free_iter(iter);

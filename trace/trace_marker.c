@@ -18,12 +18,15 @@
 int trace_print_record(struct trace_array *tr, unsigned long ip,
 		       const char *text, size_t len)
 {
+	struct trace_buffer *buffer;
 	struct ring_buffer_event *event;
 	struct print_entry *entry;
 
 	len = min(len, (size_t)TRACE_MARKER_MAX);
 	preempt_disable();
-	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry) + len + 2);
+	/* One load: a snapshot may swap tr->buffer before the commit. */
+	buffer = READ_ONCE(tr->buffer);
+	event = ring_buffer_lock_reserve(buffer, sizeof(*entry) + len + 2);
 	if (!event) {
 		preempt_enable();
 		return -EBADF;
@@ -35,7 +38,7 @@ int trace_print_record(struct trace_array *tr, unsigned long ip,
 	if (!len || entry->buf[len - 1] != '\n')
 		entry->buf[len++] = '\n';
 	entry->buf[len] = 0;
-	ring_buffer_unlock_commit(tr->buffer);
+	ring_buffer_unlock_commit(buffer);
 	preempt_enable();
 	return 0;
 }
@@ -67,6 +70,7 @@ ssize_t tracing_mark_write(struct trace_array *tr, const char *ubuf,
 ssize_t tracing_mark_raw_write(struct trace_array *tr, const char *ubuf,
 			       size_t cnt)
 {
+	struct trace_buffer *buffer;
 	struct ring_buffer_event *event;
 	struct raw_data_entry *entry;
 	size_t len;
@@ -77,7 +81,8 @@ ssize_t tracing_mark_raw_write(struct trace_array *tr, const char *ubuf,
 	cnt = min(cnt, (size_t)TRACE_MARKER_MAX);
 	len = ALIGN_UP(max(cnt, FAULT_SIZE_ID), 4);
 	preempt_disable();
-	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry) + len);
+	buffer = READ_ONCE(tr->buffer);
+	event = ring_buffer_lock_reserve(buffer, sizeof(*entry) + len);
 	if (!event) {
 		preempt_enable();
 		return -EBADF;
@@ -86,7 +91,7 @@ ssize_t tracing_mark_raw_write(struct trace_array *tr, const char *ubuf,
 	entry->ent.ctx = tracing_gen_ctx_dec(1) | TRACE_RAW_DATA;
 	memcpy(&entry->id, ubuf, cnt);
 	memset((u8 *)&entry->id + cnt, 0, sizeof(entry->id) + len - cnt);
-	ring_buffer_unlock_commit(tr->buffer);
+	ring_buffer_unlock_commit(buffer);
 	preempt_enable();
 	return cnt;
 }

@@ -279,7 +279,7 @@ static u64 raw_missed(u8 *data, u32 commit, unsigned long missed)
  */
 static int raw_fill_page(struct raw_reader *r, u32 limit)
 {
-	struct trace_buffer *buffer = r->tr->buffer;
+	struct trace_buffer *buffer = tracing_buffer_lock(r->tr);
 	u8 *data = r->page + BUF_PAGE_HDR_SIZE;
 	struct ring_buffer_event *event;
 	unsigned long lost, missed = 0;
@@ -287,7 +287,6 @@ static int raw_fill_page(struct raw_reader *r, u32 limit)
 	u64 ts, ns, last = 0;
 	int n = 0;
 
-	ring_buffer_reader_lock(buffer);
 	while ((event = ring_buffer_peek(buffer, r->cpu, &ts, &lost))) {
 		if (lost && n)
 			break;

@@ -1,9 +1,11 @@
 /*
- * trace_snapshot_test.c: selftests of the snapshot. Swaps, whole and
- * per CPU, while a writer on every CPU records numbered events: each
- * event written is afterwards in one of the two buffers, once, whole,
- * and in its CPU's pages; and `echo 0 > snapshot` gives back what
- * `echo 1` took.
+ * trace_snapshot_test.c: selftests of the snapshot. Swaps, whole (from
+ * an interrupt, and with interrupts off) and per CPU, while a writer on
+ * every CPU records numbered events: each event written is afterwards
+ * in one of the two buffers, once, whole, and in its CPU's pages. A
+ * snapshot taken in an interrupt takes every CPU's events and leaves
+ * the live buffer empty; at the top level the trampolines' writers
+ * follow it. And `echo 0 > snapshot` gives back what `echo 1` took.
  */
 #include "kernel.h"
 #include "mm.h"
@@ -73,6 +75,43 @@ static void snap_write(void *arg)
 	__atomic_add_fetch(&w->r->writers_done, 1, __ATOMIC_RELEASE);
 }
 
+struct snap_irq {
+	struct trace_array *tr;
+	int ret;
+};
+
+/* In an IPI: interrupt context, interrupts off. */
+static void snap_take_in_irq(void *arg)
+{
+	struct snap_irq *s = arg;
+
+	s->ret = update_max_tr(s->tr);
+}
+
+/*
+ * Swap number i: one CPU's pages, the whole buffers from an interrupt
+ * on some CPU, or from here with interrupts off, in turn.
+ */
+static int snap_swap(struct trace_array *tr, int i)
+{
+	struct snap_irq s = { tr, 0 };
+	unsigned long flags;
+	int cpu = (i / 3) % nr_cpus;
+
+	switch (i % 3) {
+	case 0:
+		return update_max_tr_single(tr, cpu);
+	case 1:
+		return smp_call_function_single(cpu, snap_take_in_irq, &s) ?:
+		       s.ret;
+	default:
+		flags = raw_local_irq_save();
+		s.ret = update_max_tr(tr);
+		raw_local_irq_restore(flags);
+		return s.ret;
+	}
+}
+
 /* Drain one buffer's CPU; false on an event torn or in the wrong pages. */
 static bool snap_drain(struct snap_race *r, struct trace_buffer *b, int cpu)
 {
@@ -102,6 +141,7 @@ static void snapshot_swap_under_load(struct kunit *t)
 		KUNIT_SKIP(t, "no memory");
 	r->tr.buffer = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus);
 	r->tr.buffer_size = SNAP_BUF_SIZE;
+	r->tr.max_lock = (spinlock_t)SPIN_LOCK_UNLOCKED;
 	if (r->tr.buffer)
 		ring_buffer_change_overwrite(r->tr.buffer, false);
 	if (!r->tr.buffer || tracing_alloc_snapshot_instance(&r->tr)) {
@@ -120,8 +160,7 @@ static void snapshot_swap_under_load(struct kunit *t)
 	}
 	for (i = 0; __atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) <
 		    nr_cpus; i++) {
-		cpu = i % 2 ? RING_BUFFER_ALL_CPUS : (i / 2) % nr_cpus;
-		swaps += !update_max_tr_single(&r->tr, cpu);
+		swaps += !snap_swap(&r->tr, i);
 		WRITE_ONCE(r->swaps, i + 1);
 	}
 	for (cpu = 0; cpu < nr_cpus; cpu++)
@@ -140,6 +179,114 @@ static void snapshot_swap_under_load(struct kunit *t)
 	tracing_free_snapshot(&r->tr);
 	ring_buffer_free(r->tr.buffer);
 	kfree(r);
+}
+
+/* NR_CPUS events of each CPU, in an IPI on each. */
+static void snap_fill_this_cpu(void *arg)
+{
+	struct trace_buffer *b = arg;
+	u32 cpu = smp_processor_id(), seq;
+
+	for (seq = 0; seq < NR_CPUS; seq++)
+		ring_buffer_write3(b, cpu, seq, ~seq);
+}
+
+/*
+ * A snapshot taken in an interrupt on the last CPU holds every CPU's
+ * events; the live buffer is left empty on every CPU.
+ */
+static void snapshot_from_irq_takes_every_cpu(struct kunit *t)
+{
+	struct trace_array *tr = kzalloc(sizeof(*tr));
+	struct snap_irq s = { tr, -1 };
+	int cpu;
+
+	if (!tr || !(tr->buffer = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus))) {
+		kfree(tr);
+		KUNIT_SKIP(t, "no memory");
+	}
+	tr->buffer_size = SNAP_BUF_SIZE;
+	tr->max_lock = (spinlock_t)SPIN_LOCK_UNLOCKED;
+	if (tracing_alloc_snapshot_instance(tr)) {
+		ring_buffer_free(tr->buffer);
+		kfree(tr);
+		KUNIT_SKIP(t, "no memory");
+	}
+	on_each_cpu(snap_fill_this_cpu, tr->buffer);
+	KUNIT_EXPECT_EQ(t, smp_call_function_single(nr_cpus - 1,
+						    snap_take_in_irq, &s), 0);
+	KUNIT_EXPECT_EQ(t, s.ret, 0);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		KUNIT_EXPECT_TRUE(t, ring_buffer_empty_cpu(tr->buffer, cpu));
+		KUNIT_EXPECT_EQ(t, ring_buffer_entries_cpu(tr->max_buffer, cpu),
+				(unsigned long)NR_CPUS);
+	}
+	tracing_free_snapshot(tr);
+	ring_buffer_free(tr->buffer);
+	kfree(tr);
+}
+
+/*
+ * An open iterator (`trace` being read) holds its buffer's pages: the
+ * snapshot leaves both buffers as they are until it is closed.
+ */
+static void snapshot_refused_under_iterator(struct kunit *t)
+{
+	struct trace_array *tr = kzalloc(sizeof(*tr));
+	struct ring_buffer_iter *iter;
+	struct trace_buffer *live;
+
+	if (!tr || !(tr->buffer = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus))) {
+		kfree(tr);
+		KUNIT_SKIP(t, "no memory");
+	}
+	tr->buffer_size = SNAP_BUF_SIZE;
+	tr->max_lock = (spinlock_t)SPIN_LOCK_UNLOCKED;
+	live = tr->buffer;
+	iter = tracing_alloc_snapshot_instance(tr) ? NULL :
+	       ring_buffer_read_prepare(live, nr_cpus - 1);
+	if (iter) {
+		KUNIT_EXPECT_EQ(t, update_max_tr(tr), -EBUSY);
+		KUNIT_EXPECT_TRUE(t, tr->buffer == live);
+		ring_buffer_read_finish(iter);
+		KUNIT_EXPECT_EQ(t, update_max_tr(tr), 0);
+		KUNIT_EXPECT_TRUE(t, tr->max_buffer == live);
+	}
+	tracing_free_snapshot(tr);
+	ring_buffer_free(tr->buffer);
+	kfree(tr);
+	if (!iter)
+		KUNIT_SKIP(t, "no memory");
+}
+
+/*
+ * tracing_snapshot() at the top level, interrupts off: the buffers
+ * trade places and every CPU's trampoline writer moves to the new live
+ * one, so no function event lands in the snapshot after it is taken.
+ */
+static void snapshot_moves_every_cpu_writer(struct kunit *t)
+{
+	struct trace_buffer *old = global_trace.buffer;
+	unsigned long flags;
+	int cpu, ret;
+
+	mutex_lock(&trace_types_lock);
+	ret = tracing_alloc_snapshot_instance(&global_trace);
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		KUNIT_SKIP(t, "no memory");
+	flags = raw_local_irq_save();
+	tracing_snapshot();
+	raw_local_irq_restore(flags);
+	KUNIT_EXPECT_TRUE(t, global_trace.max_buffer == old);
+	KUNIT_EXPECT_TRUE(t, global_trace.buffer != old);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		KUNIT_EXPECT_TRUE(t, READ_ONCE(cpus[cpu].trace_buffer) ==
+				  ring_buffer_cpu_writer(global_trace.buffer,
+							 cpu));
+	mutex_lock(&trace_types_lock);
+	KUNIT_EXPECT_EQ(t, tracing_free_snapshot(&global_trace), 0);
+	mutex_unlock(&trace_types_lock);
 }
 
 /* `echo 1 > snapshot` then `echo 0`: the memory is back where it was. */
@@ -161,4 +308,7 @@ static void snapshot_free_gives_back(struct kunit *t)
 
 SELFTEST_SUITE_INIT(snapshot, tracing_selftest_need_defaults,
 	KUNIT_CASE(snapshot_swap_under_load),
+	KUNIT_CASE(snapshot_from_irq_takes_every_cpu),
+	KUNIT_CASE(snapshot_refused_under_iterator),
+	KUNIT_CASE(snapshot_moves_every_cpu_writer),
 	KUNIT_CASE(snapshot_free_gives_back));

@@ -52,12 +52,15 @@ static unsigned int save_stack(unsigned long ip, unsigned long from,
 void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 		      unsigned long from)
 {
+	struct trace_buffer *buffer;
 	struct ring_buffer_event *event;
 	struct stack_entry *entry;
 	u32 callers[FTRACE_STACK_ENTRIES];
 	unsigned int n = save_stack(ip, from, callers), i;
 
-	event = ring_buffer_lock_reserve(tr->buffer, 8 + 4 * n);
+	/* One load: a snapshot may swap tr->buffer before the commit. */
+	buffer = READ_ONCE(tr->buffer);
+	event = ring_buffer_lock_reserve(buffer, 8 + 4 * n);
 	if (!event)
 		return;
 	entry = ring_buffer_event_data(event);
@@ -65,7 +68,7 @@ void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 	entry->size = n;
 	for (i = 0; i < n; i++)
 		entry->caller[i] = callers[i];
-	ring_buffer_unlock_commit(tr->buffer);
+	ring_buffer_unlock_commit(buffer);
 }
 
 /* A traced function's stack: its callers above the trampoline's record. */

@@ -484,7 +484,7 @@ static const char readme_msg[] =
 	"\t              (foo, foo*, *foo, *foo*; !foo removes foo)\n"
 	"\t     example: echo 'fib sort*' > set_ftrace_filter\n"
 	"\t     commands: echo 'FUNC:traceoff[:count]' >> set_ftrace_filter\n"
-	"\t               traceon, traceoff, stacktrace, dump, cpudump\n"
+	"\t               traceon, traceoff, snapshot, stacktrace, dump, cpudump\n"
 	"\t     modules: FUNC:mod:MODULE (kept: no module ever loads here)\n"
 	"\t     a count limits how often the command fires; remove a counted\n"
 	"\t     command with '!FUNC:cmd:0'\n"
@@ -522,8 +522,9 @@ static const char readme_msg[] =
 	"      filter\t\t- an expression on the event's fields, 0 clears:\n"
 	"\t\t\t  ==, !=, <, <=, >, >=, & on numbers; ==, !=, ~ (glob)\n"
 	"\t\t\t  on strings; &&, ||, ! and parentheses\n"
-	"      trigger\t\t- traceon, traceoff, stacktrace, enable_event,\n"
-	"\t\t\t  disable_event, each [:count] [if filter]; !cmd removes\n"
+	"      trigger\t\t- traceon, traceoff, snapshot, stacktrace,\n"
+	"\t\t\t  enable_event, disable_event, each [:count]\n"
+	"\t\t\t  [if filter]; !cmd removes\n"
 	"  error_log\t\t- why the last refused writes failed, and where\n";
 
 static void readme_show(struct seq_buf *s, long data)
@@ -536,7 +537,6 @@ static void readme_show(struct seq_buf *s, long data)
 static void populate_per_cpu(struct inode *per_cpu)
 {
 	struct trace_array *tr = per_cpu->private;
-	bool top = tr == &global_trace;
 	struct inode *d;
 	char name[16];
 	long cpu;
@@ -550,9 +550,8 @@ static void populate_per_cpu(struct inode *per_cpu)
 			   (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 			   (void *)(cpu + 1));
-		if (top)
-			vfs_create(d, "snapshot", S_IFREG | 0644,
-				   &tracing_snapshot_fops, (void *)(cpu + 1));
+		vfs_create(d, "snapshot", S_IFREG | 0644,
+			   &tracing_snapshot_fops, (void *)(cpu + 1));
 		vfs_create(d, "trace_pipe_raw", S_IFREG | 0444,
 			   &tracing_buffers_fops, (void *)(cpu + 1));
 		create_simple(d, "stats", stats_show, NULL,
@@ -586,6 +585,8 @@ void init_tracer_tracefs(struct trace_array *tr, struct inode *dir)
 	vfs_create(dir, "trace", S_IFREG | 0644, &tracing_fops, NULL);
 	vfs_create(dir, "trace_pipe", S_IFREG | 0444, &tracing_pipe_fops,
 		   NULL);
+	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
+		   NULL);
 	create_simple(dir, "tracing_on", tracing_on_show, tracing_on_store,
 		      data);
 	create_simple(dir, "buffer_size_kb", buffer_size_show,
@@ -618,8 +619,6 @@ void trace_create_files(struct inode *dir)
 	if (!dir)
 		panic("tracing: no /sys/kernel/tracing");
 	init_tracer_tracefs(&global_trace, dir);
-	vfs_create(dir, "snapshot", S_IFREG | 0644, &tracing_snapshot_fops,
-		   NULL);
 	create_simple(dir, "README", readme_show, NULL, 0);
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);

@@ -1,7 +1,7 @@
 /*
  * cmd_trace_cmd.c: `trace-cmd`, the front end Linux users type instead of
  * echo and cat: start, stop, show, list, clear, reset, stat, record and
- * extract, with trace-cmd's options and messages. It has no way into the
+ * extract, snapshot, with trace-cmd's options and messages. It has no way into the
  * tracer of its own: every subcommand writes and reads the tracefs files,
  * through sh_echo and sh_read_file, as a user at the shell would, so
  * tracefs checks and refuses its input as it does theirs.
@@ -21,6 +21,7 @@
 #include "cmdline.h"
 #include "vfs.h"
 #include "trace_dat.h"
+#include "getopt.h"
 
 #define TRACEFS		"/sys/kernel/tracing/"
 #define OPTION_MAX	64	/* an option's name */
@@ -69,6 +70,8 @@ static const char *const usage_lines[] = {
 	"  clear               empty the ring buffer",
 	"  reset               nop tracer, no filters, options back, tracing on",
 	"  stat [-o]           what is set up (-o: and every option)",
+	"  snapshot [-s] [-r] [-f] [-c CPU] [-B BUF]",
+	"                      take, clear or free the snapshot, or show it",
 };
 
 static int usage(void)
@@ -527,6 +530,53 @@ static int tc_stat(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 
+/* ---- snapshot ------------------------------------------------------------ */
+
+/*
+ * snapshot [-s] [-r] [-f] [-c CPU] [-B BUF], as trace-cmd 3.1's: `1`
+ * (take), `2` (clear) and `0` (free) to the snapshot file, of one CPU
+ * with -c and of an instance with -B; with none of -s -r -f, the file.
+ */
+static int tc_snapshot(struct shell_out *out, int argc, char **argv)
+{
+	struct getopt g = { .who = "trace-cmd", .ind = 2 };
+	bool take = false, clear = false, free_it = false;
+	const char *cpu = NULL, *buf = NULL;
+	char file[PATH_MAX], path[PATH_MAX];
+	int c, len = 0;
+
+	while ((c = getopt_next(&g, argc, argv, "srfc:B:")) != -1) {
+		if (c == 's')
+			take = true;
+		else if (c == 'r')
+			clear = true;
+		else if (c == 'f')
+			free_it = true;
+		else if (c == 'c')
+			cpu = g.arg;
+		else if (c == 'B')
+			buf = g.arg;
+		else
+			return usage();
+	}
+	if (g.ind < argc)
+		return usage();
+	if (buf)
+		len += snprintf(file + len, sizeof(file) - len,
+				"instances/%s/", buf);
+	if (cpu)
+		len += snprintf(file + len, sizeof(file) - len,
+				"per_cpu/cpu%s/", cpu);
+	snprintf(file + len, sizeof(file) - len, "snapshot");
+	if ((take && tc_write(file, "1")) || (clear && tc_write(file, "2")) ||
+	    (free_it && tc_write(file, "0")))
+		return 1;
+	if (take || clear || free_it)
+		return 0;
+	snprintf(path, sizeof(path), TRACEFS "%s", file);
+	return sh_cat(out, "trace-cmd", path);
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static const struct {
@@ -544,6 +594,7 @@ static const struct {
 	{ "stat", tc_stat, true },
 	{ "extract", tc_extract, true },
 	{ "report", tc_report, true },
+	{ "snapshot", tc_snapshot, true },
 };
 
 static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
@@ -566,4 +617,4 @@ static int cmd_trace_cmd(struct shell_out *out, int argc, char **argv)
 	return usage();
 }
 SHELL_COMMAND("trace-cmd", cmd_trace_cmd,
-	      "start|record|extract|report|stop|show|list|clear|reset|stat: trace-cmd's front end to tracefs");
+	      "start|record|extract|report|stop|show|list|clear|reset|stat|snapshot: trace-cmd's front end to tracefs");

@@ -7,7 +7,6 @@ tracepoint.
 
 Where rvftrace differs from Linux, the test says so:
 - each event has an `id` file (Linux has one only with PERF_EVENTS);
-- the trigger file lists no `snapshot` trigger (not built yet);
 - preempt-depth shows the run-queue lock's 1 where Linux's PREEMPT_NONE
   build counts nothing;
 - `ls` sorts names, where Linux's readdir lists them newest first."""
@@ -119,7 +118,8 @@ HEADER_EVENT = (
 
 # Linux's lists snapshot too.
 NO_TRIGGERS = ('# Available triggers:\n'
-               '# traceon traceoff stacktrace enable_event disable_event\n')
+               '# traceon traceoff snapshot stacktrace enable_event '
+               'disable_event\n')
 
 GLOBAL_FILTER = (
     '### global filter ###\n'

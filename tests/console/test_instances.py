@@ -3,7 +3,8 @@
 `ls` of an instance against the reference with each difference named,
 two instances tracing different functions beside the top level, events
 enabled in an instance going to its buffer only, tracing_on and
-trace_marker per instance, and rmdir refused while trace_pipe is open."""
+trace_marker per instance, an instance's own snapshot, and rmdir
+refused while trace_pipe is open."""
 
 import re
 
@@ -22,9 +23,8 @@ set_event_notrace_pid set_event_pid events set_event'''.split()
 
 # Not in an instance here, and why (docs/tracefs.md, Instances).
 ABSENT = {
-    # the top level's only here: one error log, one snapshot buffer, one
-    # CPU mask
-    'error_log', 'snapshot', 'tracing_cpumask',
+    # the top level's only here: one error log, one CPU mask
+    'error_log', 'tracing_cpumask',
     # the latency tracers', which instances do not run here
     'tracing_max_latency',
 }
@@ -72,7 +72,8 @@ def test_mkdir_errnos_and_ls(k):
     k.check(write(k, f'{I}/foo/current_tracer', 'function_graph'), EINVAL)
     k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
     k.check(k.run(f'ls {T}/{I}/foo/per_cpu/cpu1'),
-            'buffer_size_kb\nstats\ntrace\ntrace_pipe\ntrace_pipe_raw\n')
+            'buffer_size_kb\nsnapshot\nstats\ntrace\ntrace_pipe\n'
+            'trace_pipe_raw\n')
     k.check(cat(k, f'{I}/foo/buffer_size_kb'), '1410\n')
     k.check(rmdir(k, 'foo'), '')
     k.check(rmdir(k, 'nosuch'), f"rmdir: '{T}/{I}/nosuch': "
@@ -178,3 +179,40 @@ def test_rmdir_busy_while_trace_pipe_is_open(k):
     k.check(rmdir(k, 'foo'), '')
     k.check(k.run(f'ls {T}/{I}'), '')
     k.check(cat(k, 'enabled_functions'), '')
+
+
+MARK = re.compile(r'^ +\S+-\d+ +\[(\d{3})\] \S{5} +\d+\.\d{6}: '
+                  r'tracing_mark_write: (\S+)$')
+
+
+def marks(k, name):
+    return [(int(m[1]), m[2]) for m in map(MARK.match, trace_lines(k, name))
+            if m]
+
+
+def test_snapshot_per_instance(k):
+    """Done when: an instance's `snapshot` takes its own buffer's events
+    and leaves the top level's alone, its per_cpu/cpuN/snapshot swaps
+    one CPU, `echo 0` frees it, and rmdir frees one still allocated."""
+    clean(k)
+    mkdir(k, 'foo')
+    write(k, 'trace_marker', 'top')
+    write(k, f'{I}/foo/trace_marker', 'inst')
+    k.check(write(k, f'{I}/foo/snapshot', '1'), '')
+    k.check([m[1] for m in marks(k, f'{I}/foo/snapshot')], ['inst'])
+    k.check(marks(k, f'{I}/foo/trace'), [])
+    k.check([m[1] for m in marks(k, 'trace')], ['top'])
+    assert '# * Snapshot is freed *' in cat(k, 'snapshot')
+    write(k, f'{I}/foo/trace_marker', 'two')
+    (cpu, _), = marks(k, f'{I}/foo/trace')
+    k.check(write(k, f'{I}/foo/per_cpu/cpu{cpu}/snapshot', '1'), '')
+    k.check(marks(k, f'{I}/foo/per_cpu/cpu{cpu}/snapshot'), [(cpu, 'two')])
+    k.check(write(k, f'{I}/foo/snapshot', '0'), '')
+    assert '# * Snapshot is freed *' in cat(k, f'{I}/foo/snapshot')
+    k.check(rmdir(k, 'foo'), '')
+    free_before = k.run('free')
+    mkdir(k, 'foo')
+    k.check(write(k, f'{I}/foo/snapshot', '1'), '')
+    k.check(rmdir(k, 'foo'), '')
+    k.check(k.run('free'), free_before)
+    clean(k)

@@ -35,6 +35,7 @@ def marks(k, name):
 
 
 def clean(k):
+    write(k, 'events/sched/sched_switch/trigger', "'!snapshot'", append=True)
     write(k, 'snapshot', '0')
     reset(k)
 
@@ -110,4 +111,100 @@ def test_swap_under_function_tracer(k):
     k.check(sorted({l.split('[')[1][:3] for l in lines}), ['000', '001'])
     k.check(write(k, 'snapshot', '0'), '')
     k.check(cat(k, 'tracing_on'), '1\n')
+    clean(k)
+
+
+SW = 'events/sched/sched_switch'
+SWITCH_TS = re.compile(r'^ +\S+-\d+ +\[\d{3}\] \S{5} +(\d+\.\d{6}): '
+                       r'sched_switch: ')
+NO_TRIGGERS = ('# Available triggers:\n'
+               '# traceon traceoff snapshot stacktrace enable_event '
+               'disable_event\n')
+
+
+def switch_times(k, name):
+    return [float(m[1]) for m in map(SWITCH_TS.match, trace_lines(k, name))
+            if m]
+
+
+def test_trigger_snapshot_count(k):
+    """Done when: `snapshot:1 if next_comm == "ping"` on sched_switch
+    takes one snapshot at the first switch to ping, in the scheduler
+    with interrupts off: the snapshot holds the switches up to that one,
+    the trace those after; the trigger reads back as Linux's and
+    `!snapshot` removes it."""
+    clean(k)
+    write(k, f'{SW}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{SW}/trigger', '\'snapshot:1 if next_comm == "ping"\'')
+    k.check(cat(k, f'{SW}/trigger'),
+            'snapshot:count=1 if next_comm == "ping"\n')
+    k.run('run pingpong 20')
+    write(k, f'{SW}/enable', '0')
+    k.check(cat(k, f'{SW}/trigger'),
+            'snapshot:count=0 if next_comm == "ping"\n')
+    snap = [l for l in trace_lines(k, 'snapshot') if 'sched_switch:' in l]
+    before, after = switch_times(k, 'snapshot'), switch_times(k, 'trace')
+    assert len(before) > 3 and len(after) > 10, (len(before), len(after))
+    assert 'next_comm=ping ' in snap[-1], snap[-1]
+    assert not any('next_comm=ping ' in l for l in snap[:-1]), snap
+    assert max(before) <= min(after), (max(before), min(after))
+    write(k, f'{SW}/trigger', "'!snapshot'")
+    k.check(cat(k, f'{SW}/trigger'), NO_TRIGGERS)
+    k.check(cat(k, f'{SW}/enable'), '0\n')
+    clean(k)
+
+
+def test_trigger_snapshot_readback(k):
+    """Done when: the unlimited and filtered forms read back as Linux's,
+    a second one is refused (EEXIST), and the trigger allocates the
+    snapshot buffer."""
+    clean(k)
+    write(k, f'{SW}/trigger', "'snapshot if prev_pid == 1'")
+    k.check(cat(k, f'{SW}/trigger'), 'snapshot:unlimited if prev_pid == 1\n')
+    k.check(write(k, f'{SW}/trigger', 'snapshot'),
+            'sh: write error: File exists\n')
+    k.check(cat(k, 'snapshot'), ALLOCATED)
+    write(k, f'{SW}/trigger', "'!snapshot'")
+    k.check(cat(k, f'{SW}/trigger'), NO_TRIGGERS)
+    clean(k)
+
+
+def test_function_probe_snapshot(k):
+    """Done when: `fib:snapshot:1` takes one snapshot at fib's first
+    call and reads back as Linux's (`fib:snapshot:count=N`, and
+    `:unlimited` without a count)."""
+    clean(k)
+    write(k, 'set_ftrace_filter', "'fib:snapshot:1'")
+    k.check(cat(k, 'set_ftrace_filter'),
+            '#### all functions enabled ####\nfib:snapshot:count=1\n')
+    write(k, 'trace_marker', 'before')
+    k.run('run fib 3')
+    write(k, 'trace_marker', 'after')
+    k.check(cat(k, 'set_ftrace_filter'),
+            '#### all functions enabled ####\nfib:snapshot:count=0\n')
+    k.check([m[1] for m in marks(k, 'snapshot')], ['before'])
+    k.check([m[1] for m in marks(k, 'trace')], ['after'])
+    write(k, 'set_ftrace_filter', "'!fib:snapshot:0'", append=True)
+    write(k, 'set_ftrace_filter', "'fib:snapshot'")
+    k.check(cat(k, 'set_ftrace_filter'),
+            '#### all functions enabled ####\nfib:snapshot:unlimited\n')
+    write(k, 'set_ftrace_filter', "'!fib:snapshot'", append=True)
+    k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
+    clean(k)
+
+
+def test_probe_without_buffer_stops_tracing(k):
+    """Done when: a snapshot probe that fires after `echo 0 > snapshot`
+    freed the buffer says so in the trace, twice as Linux's
+    tracing_snapshot_instance does, and turns tracing off there."""
+    clean(k)
+    write(k, 'set_ftrace_filter', "'fib:snapshot'")
+    write(k, 'snapshot', '0')
+    k.run('run fib 3')
+    k.check(cat(k, 'tracing_on'), '0\n')
+    said = [l.split(': ', 1)[1] for l in trace_lines(k)]
+    k.check(said, ['tracing_snapshot_instance: *** SNAPSHOT NOT ALLOCATED ***',
+                   'tracing_snapshot_instance: *** stopping trace here!   ***'])
+    write(k, 'set_ftrace_filter', "'!fib:snapshot'", append=True)
     clean(k)

@@ -259,3 +259,42 @@ def test_list_and_show_pipe(k):
     k.type('\x03')
     k.read_until_prompt()
     assert 'tracing_mark_write' not in cat(k, 'trace')
+
+
+MARK = re.compile(r'^ +\S+-\d+ +\[(\d{3})\] \S{5} +\d+\.\d{6}: '
+                  r'tracing_mark_write: (\S+)$')
+
+
+def marks(k, cmd):
+    return [(int(m[1]), m[2]) for m in map(MARK.match, k.run(cmd).splitlines())
+            if m]
+
+
+def test_snapshot(k):
+    """trace-cmd snapshot as trace-cmd 3.1's man page has it: -s takes
+    (`1 > snapshot`), no option shows it, -r clears (`2`), -f frees
+    (`0`), -c one CPU's file, -B an instance's; errors as start's."""
+    reset(k)
+    k.run(f'echo one > {T}/trace_marker')
+    k.check(k.run('trace-cmd snapshot -s'), '')
+    (cpu, mark), = marks(k, 'trace-cmd snapshot')
+    k.check(mark, 'one')
+    k.check(k.run('trace-cmd snapshot'), cat(k, 'snapshot'))
+    k.check(trace_lines(k), [])
+    k.check(marks(k, f'trace-cmd snapshot -c {cpu}'), [(cpu, 'one')])
+    k.check(k.run('trace-cmd snapshot -r'), '')
+    assert '# * Snapshot is allocated *' in k.run('trace-cmd snapshot')
+    k.check(k.run(f'trace-cmd snapshot -c{cpu} -f'),
+            "trace-cmd: Invalid argument\n  writing '0' to "
+            f"'{T}/per_cpu/cpu{cpu}/snapshot'\n")
+    k.check(k.run('trace-cmd snapshot -f'), '')
+    assert '# * Snapshot is freed *' in cat(k, 'snapshot')
+    k.run(f'mkdir {T}/instances/tc')
+    k.run(f'echo inst > {T}/instances/tc/trace_marker')
+    k.check(k.run('trace-cmd snapshot -B tc -s'), '')
+    k.check([m for _, m in marks(k, 'trace-cmd snapshot -B tc')], ['inst'])
+    k.check(k.run('trace-cmd snapshot -B tc -f'), '')
+    k.run(f'rmdir {T}/instances/tc')
+    assert k.run('trace-cmd snapshot -x').startswith(
+        "trace-cmd: invalid option -- 'x'\n" + USAGE)
+    assert k.run('trace-cmd snapshot extra').startswith(USAGE)
