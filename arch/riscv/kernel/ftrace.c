@@ -15,6 +15,7 @@
 #include "mm.h"
 #include "patch.h"
 #include "rcu.h"
+#include "sched.h"
 #include "asm/insn.h"
 #include "asm/csr.h"
 
@@ -191,27 +192,43 @@ static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
 }
 
 /*
- * A disabled site gets its ops literal and its call (nop -> function
- * patches every site so): checked as ftrace_make_call checks, then
- * both written through one mapping of their page, with no frame nor
- * call per site but the write's own.
+ * Disabled sites recs[0..n) get their ops literal and their call of
+ * addr (nop -> function patches every site so), in one batch under
+ * stop_machine: each is checked as ftrace_make_call checks, and each
+ * page of text is mapped once for all its sites (text_poke_site).
+ * Returns 0, or the error of recs[*done], the first site left as it
+ * was; the sites before it are written.
  */
-int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
-			 struct ftrace_ops *ops)
+int ftrace_make_call_ops(struct dyn_ftrace *recs, unsigned long n,
+			 unsigned long addr, struct ftrace_ops *ops,
+			 unsigned long *done)
 {
-	unsigned long ip = rec->ip;
+	struct text_poke_batch b = TEXT_POKE_BATCH_INIT;
+	bool one_by_one = ftrace_patch_hook || ftrace_patch_live();
+	unsigned long i, ip;
+	int ret = 0;
 	u32 new;
-	int ret;
 
-	if (unlikely(ftrace_patch_hook || ftrace_patch_live() ||
-		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
-		return make_call_ops_one_by_one(rec, addr, ops);
-	ret = site_call(ip, addr, &new);
-	if (ret)
-		return ret;
-	if (READ_ONCE(*(u32 *)ip) != RISCV_INSN_NOP)
-		return -EINVAL;
-	return patch_insn32_after_literal((void *)ip, new, (unsigned long)ops);
+	preempt_disable();
+	for (i = 0; i < n; i++) {
+		ip = recs[i].ip;
+		if (unlikely(one_by_one || (ip & 7) ||
+			     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE)))) {
+			text_poke_finish(&b);
+			ret = make_call_ops_one_by_one(&recs[i], addr, ops);
+		} else {
+			ret = site_call(ip, addr, &new);
+			if (!ret)
+				ret = text_poke_site(&b, ip, RISCV_INSN_NOP,
+						     new, (unsigned long)ops);
+		}
+		if (ret)
+			break;
+	}
+	text_poke_finish(&b);
+	preempt_enable();
+	*done = i;
+	return ret;
 }
 #endif
 
