@@ -715,14 +715,15 @@ struct call_ops_run {
 	struct ftrace_ops *ops;
 };
 
-static noinline void call_ops_run_write(struct call_ops_run *run)
+/* By value: the run stays in the walk's registers. */
+static noinline void call_ops_run_write(struct call_ops_run run)
 {
-	struct dyn_ftrace *rec = run->start;
-	unsigned long n = run->n, done;
+	struct dyn_ftrace *rec = run.start;
+	unsigned long n = run.n, done;
 	int ret;
 
 	while (n) {
-		ret = ftrace_make_call_ops(rec, n, run->addr, run->ops, &done);
+		ret = ftrace_make_call_ops(rec, n, run.addr, run.ops, &done);
 		if (!ret)
 			break;
 		rec[done].flags = rec_flags_updated(&rec[done],
@@ -731,7 +732,6 @@ static noinline void call_ops_run_write(struct call_ops_run *run)
 		rec += done + 1;
 		n -= done + 1;
 	}
-	run->n = 0;
 }
 
 /*
@@ -741,12 +741,13 @@ static noinline void call_ops_run_write(struct call_ops_run *run)
  */
 static __always_inline void call_ops_run_add(struct call_ops_run *run,
 					     struct dyn_ftrace *rec,
-					     unsigned long flags)
+					     unsigned long flags,
+					     struct ftrace_ops *only)
 {
 	bool one = rec_wants_call_ops(rec);
 	unsigned long addr = rec_target(flags, FTRACE_FL_REGS);
-	struct ftrace_ops *ops = one ? ftrace_find_unique_ops(rec) :
-				       &ftrace_list_ops;
+	struct ftrace_ops *ops = !one ? &ftrace_list_ops :
+				 only ? only : ftrace_find_unique_ops(rec);
 
 	rec->flags = flags | FTRACE_FL_ENABLED |
 		     (flags & FTRACE_FL_REGS ? FTRACE_FL_REGS_EN : 0) |
@@ -757,22 +758,25 @@ static __always_inline void call_ops_run_add(struct call_ops_run *run,
 		return;
 	}
 	if (run->n)
-		call_ops_run_write(run);
+		call_ops_run_write(*run);
 	*run = (struct call_ops_run){ rec, 1, addr, ops };
 }
 
+/* only: the one ops registered, if so (every wanted site is its). */
 static __always_inline void replace_rec(struct call_ops_run *run,
-					struct dyn_ftrace *rec, bool enabled)
+					struct dyn_ftrace *rec, bool enabled,
+					struct ftrace_ops *only)
 {
 	unsigned long flags = rec->flags;
 
 	if (FTRACE_CALL_OPS && enabled && (flags & FTRACE_REF_MAX) &&
 	    !(flags & (FTRACE_FL_ENABLED | FTRACE_FL_DISABLED))) {
-		call_ops_run_add(run, rec, flags);
+		call_ops_run_add(run, rec, flags, only);
 		return;
 	}
 	if (run->n)
-		call_ops_run_write(run);
+		call_ops_run_write(*run);
+	run->n = 0;
 	__ftrace_replace_code(rec, enabled);
 }
 
@@ -787,23 +791,27 @@ static void ftrace_replace_code(void)
 	unsigned long *pending = rec_pending, w, bits, i;
 	struct dyn_ftrace *recs = records;
 	struct call_ops_run run = { .n = 0 };
+	struct ftrace_ops *only = ftrace_ops_list;
 	bool enabled = ftrace_enabled;
 
+	if (only->next != &ftrace_list_end)
+		only = NULL;
 	ftrace_live_step_begin();
 	for (w = 0; w < BITS_TO_LONGS(nr_records); w++) {
 		bits = pending[w];
 		if (bits == ~0UL)
 			for (i = 0; i < BITS_PER_LONG; i++)
 				replace_rec(&run, &recs[w * BITS_PER_LONG + i],
-					    enabled);
+					    enabled, only);
 		else
 			for (; bits; bits &= bits - 1)
 				replace_rec(&run, &recs[w * BITS_PER_LONG +
-							__ffs(bits)], enabled);
+							__ffs(bits)],
+					    enabled, only);
 		pending[w] = 0;
 	}
 	if (run.n)
-		call_ops_run_write(&run);
+		call_ops_run_write(run);
 	ftrace_live_step_end();
 }
 
