@@ -71,7 +71,7 @@ void flush_icache_all(void);
  */
 struct text_poke_batch {
 	unsigned long page;	/* the text page alias shows, or ~0UL */
-	char *alias;		/* its writable alias (slot 0) */
+	char *alias;		/* its writable alias (slot 1) */
 };
 
 #define TEXT_POKE_BATCH_INIT	{ .page = ~0UL }

@@ -191,6 +191,16 @@ static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
 	return ret ? ret : ftrace_make_call(rec, addr);
 }
 
+/* A site the batch cannot write: the batch so far is done first. */
+static noinline int batch_one_by_one(struct text_poke_batch *b,
+				     struct dyn_ftrace *rec,
+				     unsigned long addr,
+				     struct ftrace_ops *ops)
+{
+	text_poke_finish(b);
+	return make_call_ops_one_by_one(rec, addr, ops);
+}
+
 /*
  * Disabled sites recs[0..n) get their ops literal and their call of
  * addr (nop -> function patches every site so), in one batch under
@@ -210,24 +220,18 @@ int ftrace_make_call_ops(struct dyn_ftrace *recs, unsigned long n,
 	u32 new;
 
 	preempt_disable();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		ip = recs[i].ip;
 		if (unlikely(one_by_one || (ip & 7) ||
-			     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE)))) {
-			text_poke_finish(&b);
-			ret = make_call_ops_one_by_one(&recs[i], addr, ops);
-		} else {
-			ret = site_call(ip, addr, &new);
-			if (!ret)
-				ret = text_poke_site(&b, ip, RISCV_INSN_NOP,
-						     new, (unsigned long)ops);
-		}
-		if (ret)
-			break;
+			     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
+			ret = batch_one_by_one(&b, &recs[i], addr, ops);
+		else if (!(ret = site_call(ip, addr, &new)))
+			ret = text_poke_site(&b, ip, RISCV_INSN_NOP, new,
+					     (unsigned long)ops);
 	}
 	text_poke_finish(&b);
 	preempt_enable();
-	*done = i;
+	*done = ret ? i - 1 : i;
 	return ret;
 }
 #endif

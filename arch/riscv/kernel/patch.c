@@ -121,22 +121,24 @@ int patch_text_literal(void *addr, unsigned long val)
 }
 
 /*
- * A batch moves on to addr's page: slot 0 shows it from here on (mapped
- * unless it did already), for this CPU, which the batch stays on.
+ * A batch moves on to addr's page: slot 1 shows it from here on (mapped
+ * unless it did already), for this CPU, which the batch stays on. Slot
+ * 0 keeps the page of the single writes around the batch (the
+ * trampolines' ftrace_call, before and after the sites).
  */
 char *text_poke_map(struct text_poke_batch *b, unsigned long addr)
 {
 	if (!kernel_text_addr(addr))
 		return NULL;
 	b->page = addr & ~(PAGE_SIZE - 1);
-	b->alias = poke_addr(0, b->page);
+	b->alias = poke_addr(1, b->page);
 	return b->alias;
 }
 
 /*
  * The batch's stores count as one text change, before the fence.i that
  * ends its round; the next write maps its page anew (another write may
- * have moved slot 0).
+ * have moved slot 1).
  */
 void text_poke_finish(struct text_poke_batch *b)
 {
