@@ -191,6 +191,23 @@ static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
 	return ret ? ret : ftrace_make_call(rec, addr);
 }
 
+/* Live or hooked: each site on its own, as a live step or the hook wants. */
+static noinline int make_calls_ops_one_by_one(struct dyn_ftrace *recs,
+					      unsigned long n,
+					      unsigned long addr,
+					      struct ftrace_ops *ops,
+					      unsigned long *done)
+{
+	int ret = 0;
+
+	for (*done = 0; *done < n; (*done)++) {
+		ret = make_call_ops_one_by_one(&recs[*done], addr, ops);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
 /* A site the batch cannot write: the batch so far is done first. */
 static noinline int batch_one_by_one(struct text_poke_batch *b,
 				     struct dyn_ftrace *rec,
@@ -214,15 +231,16 @@ int ftrace_make_call_ops(struct dyn_ftrace *recs, unsigned long n,
 			 unsigned long *done)
 {
 	struct text_poke_batch b = TEXT_POKE_BATCH_INIT;
-	bool one_by_one = ftrace_patch_hook || ftrace_patch_live();
 	unsigned long i, ip;
 	int ret = 0;
 	u32 new;
 
+	if (unlikely(ftrace_patch_hook || ftrace_patch_live()))
+		return make_calls_ops_one_by_one(recs, n, addr, ops, done);
 	preempt_disable();
 	for (i = 0; i < n && !ret; i++) {
 		ip = recs[i].ip;
-		if (unlikely(one_by_one || (ip & 7) ||
+		if (unlikely((ip & 7) ||
 			     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
 			ret = batch_one_by_one(&b, &recs[i], addr, ops);
 		else if (!(ret = site_call(ip, addr, &new)))
