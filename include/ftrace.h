@@ -256,8 +256,9 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr);
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr);
 int ftrace_rec_update_ops(struct dyn_ftrace *rec, struct ftrace_ops *ops);
-int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
-			 struct ftrace_ops *ops);
+int ftrace_make_call_ops(struct dyn_ftrace *recs, unsigned long n,
+			 unsigned long addr, struct ftrace_ops *ops,
+			 unsigned long *done);
 /* Whether sites have ops literals (asm/ftrace.h); -pg's have none. */
 #ifdef HAVE_DYNAMIC_FTRACE_WITH_CALL_OPS
 #define FTRACE_CALL_OPS		1

@@ -8,6 +8,8 @@
 #include "kernel.h"
 #include "spinlock.h"
 #include "smp.h"
+#include "mm.h"
+#include "asm/csr.h"
 
 extern struct mutex text_mutex;
 
@@ -55,10 +57,53 @@ void check_text_fenced(unsigned long cpumask, u64 gen);
 int patch_insn32(void *addr, u32 insn);
 int patch_insn16(void *addr, u16 insn);
 int patch_text_literal(void *addr, unsigned long val);
-int patch_insn32_after_literal(void *addr, u32 insn, unsigned long val);
 void text_fence_all_harts(void);
 int patch_insn_write(void *addr, const void *insns, size_t len);
 void patch_unmap(void);
 void flush_icache_all(void);
+
+/*
+ * A batch of ftrace sites written in address order on one CPU (as
+ * Linux's text_poke_queue and text_poke_finish on x86): each page of
+ * text is mapped once for all its sites, each site is checked to hold
+ * the old instruction, and the batch counts as one text change (if it
+ * mapped a page: a count too many only asks for a fence.i more).
+ */
+struct text_poke_batch {
+	unsigned long page;	/* the text page alias shows, or ~0UL */
+	char *alias;		/* its writable alias (slot 1) */
+};
+
+#define TEXT_POKE_BATCH_INIT	{ .page = ~0UL }
+
+char *text_poke_map(struct text_poke_batch *b, unsigned long addr);
+void text_poke_finish(struct text_poke_batch *b);
+
+/*
+ * A site holding old gets the 8-byte literal just before it, a fence,
+ * then insn, so a hart that runs insn loads the new literal. addr is
+ * 8-aligned, with its literal in its own page (not at its first 8
+ * bytes). Inline: a site on the page already mapped needs no call.
+ */
+static __always_inline int text_poke_site(struct text_poke_batch *b,
+					  unsigned long addr, u32 old,
+					  u32 insn, unsigned long literal)
+{
+	unsigned long page = addr & ~(PAGE_SIZE - 1);
+	char *alias = b->alias;
+
+	if (unlikely(page != b->page)) {
+		alias = text_poke_map(b, addr);
+		if (!alias)
+			return -EINVAL;
+	}
+	if (READ_ONCE(*(u32 *)addr) != old)
+		return -EINVAL;
+	alias += addr - page;
+	WRITE_ONCE(*(unsigned long *)(alias - 8), literal);
+	wmb();
+	WRITE_ONCE(*(u32 *)alias, insn);
+	return 0;
+}
 
 #endif

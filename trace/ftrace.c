@@ -617,7 +617,8 @@ static unsigned long rec_target(unsigned long flags, unsigned long flag)
  * (the ops list holds exactly the enabled ops, hashes as of this step).
  * When it holds one ops, that is the one: no hash to look in.
  */
-static struct ftrace_ops *ftrace_find_unique_ops(struct dyn_ftrace *rec)
+static __always_inline struct ftrace_ops *
+ftrace_find_unique_ops(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *op = ftrace_ops_list;
 
@@ -665,53 +666,152 @@ static noinline int rec_update_site(struct dyn_ftrace *rec,
 	return 0;
 }
 
-/*
- * Bring rec's site in line with its flags: its ops literal first, then
- * its call. rec_wants_call with ftrace_enabled read once per update
- * (enabled), and the flags read once per record. A disabled site that
- * is wanted (every site, for `nop -> function`) gets both at once.
- */
-static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
+/* rec's flags once its site is (want) or is not a call. */
+static inline unsigned long rec_flags_updated(const struct dyn_ftrace *rec,
+					      unsigned long flags, bool want)
 {
-	unsigned long flags = rec->flags;
-	bool want = enabled && ftrace_rec_count(rec);
-	bool on = flags & FTRACE_FL_ENABLED;
-	int ret;
-
-	if (flags & FTRACE_FL_DISABLED)
-		return;
-	if (FTRACE_CALL_OPS && want && !on)
-		ret = ftrace_make_call_ops(rec, rec_target(flags, FTRACE_FL_REGS),
-					   rec_call_ops(rec));
-	else
-		ret = rec_update_site(rec, flags, want, on);
-	if (ret) {
-		ftrace_bug(ret, rec);
-		return;
-	}
 	flags &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN |
 		   FTRACE_FL_CALL_OPS_EN);
 	if (want)
 		flags |= FTRACE_FL_ENABLED |
 			 ((flags & FTRACE_FL_REGS) ? FTRACE_FL_REGS_EN : 0) |
 			 (rec_wants_call_ops(rec) ? FTRACE_FL_CALL_OPS_EN : 0);
-	rec->flags = flags;
+	return flags;
 }
 
-/* The pending records, in ip order: each page of text is mapped once. */
+/*
+ * Bring rec's site in line with its flags: its ops literal first, then
+ * its call. rec_wants_call with ftrace_enabled read once per update
+ * (enabled), and the flags read once per record. (A disabled site that
+ * is wanted goes in a call_ops_run instead.)
+ */
+static void __ftrace_replace_code(struct dyn_ftrace *rec, bool enabled)
+{
+	unsigned long flags = rec->flags;
+	bool want = enabled && ftrace_rec_count(rec);
+	int ret;
+
+	if (flags & FTRACE_FL_DISABLED)
+		return;
+	ret = rec_update_site(rec, flags, want, flags & FTRACE_FL_ENABLED);
+	if (ret) {
+		ftrace_bug(ret, rec);
+		return;
+	}
+	rec->flags = rec_flags_updated(rec, flags, want);
+}
+
+/*
+ * Pending records, adjacent in the table, that each go from disabled to
+ * a call of the same trampoline with the same ops literal: `nop ->
+ * function` makes every site one. The arch writes them as one batch,
+ * mapping each page of text once. Their flags say enabled as they join
+ * (the arch's write follows): a site it could not write is put back.
+ */
+struct call_ops_run {
+	struct dyn_ftrace *start;
+	unsigned long n;
+	unsigned long addr;
+	struct ftrace_ops *ops;
+};
+
+/* By value: the run stays in the walk's registers. */
+static noinline void call_ops_run_write(struct call_ops_run run)
+{
+	struct dyn_ftrace *rec = run.start;
+	unsigned long n = run.n, done;
+	int ret;
+
+	while (n) {
+		ret = ftrace_make_call_ops(rec, n, run.addr, run.ops, &done);
+		if (!ret)
+			break;
+		rec[done].flags = rec_flags_updated(&rec[done],
+						    rec[done].flags, false);
+		ftrace_bug(ret, &rec[done]);
+		rec += done + 1;
+		n -= done + 1;
+	}
+}
+
+/*
+ * rec, a disabled site now wanted, joins the run, or the run is written
+ * and rec starts the next. Its REGS_EN and CALL_OPS_EN are clear, as
+ * they are whenever ENABLED is.
+ */
+static __always_inline void call_ops_run_add(struct call_ops_run *run,
+					     struct dyn_ftrace *rec,
+					     unsigned long flags,
+					     struct ftrace_ops *only)
+{
+	bool one = rec_wants_call_ops(rec);
+	unsigned long addr = rec_target(flags, FTRACE_FL_REGS);
+	struct ftrace_ops *ops = !one ? &ftrace_list_ops :
+				 only ? only : ftrace_find_unique_ops(rec);
+
+	rec->flags = flags | FTRACE_FL_ENABLED |
+		     (flags & FTRACE_FL_REGS ? FTRACE_FL_REGS_EN : 0) |
+		     (one ? FTRACE_FL_CALL_OPS_EN : 0);
+	if (rec == run->start + run->n && addr == run->addr &&
+	    ops == run->ops) {
+		run->n++;
+		return;
+	}
+	if (run->n)
+		call_ops_run_write(*run);
+	*run = (struct call_ops_run){ rec, 1, addr, ops };
+}
+
+/* only: the one ops registered, if so (every wanted site is its). */
+static __always_inline void replace_rec(struct call_ops_run *run,
+					struct dyn_ftrace *rec, bool enabled,
+					struct ftrace_ops *only)
+{
+	unsigned long flags = rec->flags;
+
+	if (FTRACE_CALL_OPS && enabled && (flags & FTRACE_REF_MAX) &&
+	    !(flags & (FTRACE_FL_ENABLED | FTRACE_FL_DISABLED))) {
+		call_ops_run_add(run, rec, flags, only);
+		return;
+	}
+	if (run->n)
+		call_ops_run_write(*run);
+	run->n = 0;
+	__ftrace_replace_code(rec, enabled);
+}
+
+/*
+ * The pending records, in ip order: each page of text is mapped once.
+ * A run of sites to enable is written before any other site, so that
+ * sites change in ip order. A word of the bitmap with every bit set
+ * (every record is due) is walked without looking for its bits.
+ */
 static void ftrace_replace_code(void)
 {
-	unsigned long *pending = rec_pending, w, bits;
+	unsigned long *pending = rec_pending, w, bits, i;
 	struct dyn_ftrace *recs = records;
+	struct call_ops_run run = { .n = 0 };
+	struct ftrace_ops *only = ftrace_ops_list;
 	bool enabled = ftrace_enabled;
 
+	if (only->next != &ftrace_list_end)
+		only = NULL;
 	ftrace_live_step_begin();
 	for (w = 0; w < BITS_TO_LONGS(nr_records); w++) {
-		for (bits = pending[w]; bits; bits &= bits - 1)
-			__ftrace_replace_code(&recs[w * BITS_PER_LONG +
-						    __ffs(bits)], enabled);
+		bits = pending[w];
+		if (bits == ~0UL)
+			for (i = 0; i < BITS_PER_LONG; i++)
+				replace_rec(&run, &recs[w * BITS_PER_LONG + i],
+					    enabled, only);
+		else
+			for (; bits; bits &= bits - 1)
+				replace_rec(&run, &recs[w * BITS_PER_LONG +
+							__ffs(bits)],
+					    enabled, only);
 		pending[w] = 0;
 	}
+	if (run.n)
+		call_ops_run_write(run);
 	ftrace_live_step_end();
 }
 

@@ -185,6 +185,7 @@ static void bad_site_is_refused(struct kunit *t)
 	struct dyn_ftrace fake = { .ip = (unsigned long)kallsyms_lookup };
 	u32 before = site_insn(fake.ip);
 	u8 literal[8];	/* the 8 bytes an ops literal would take */
+	unsigned long done = 1;
 
 	if (!DYNAMIC_FTRACE)
 		KUNIT_SKIP(t, FTRACE_SKIP_STATIC);
@@ -194,10 +195,12 @@ static void bad_site_is_refused(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, ftrace_make_call(&fake,
 					    (unsigned long)ftrace_caller),
 			-EINVAL);
-	if (FTRACE_CALL_OPS && !ftrace_patch_live())
-		KUNIT_EXPECT_EQ(t, ftrace_make_call_ops(&fake,
-				(unsigned long)ftrace_caller, &ftrace_list_ops),
-				-EINVAL);
+	if (FTRACE_CALL_OPS && !ftrace_patch_live()) {
+		KUNIT_EXPECT_EQ(t, ftrace_make_call_ops(&fake, 1,
+				(unsigned long)ftrace_caller, &ftrace_list_ops,
+				&done), -EINVAL);
+		KUNIT_EXPECT_EQ(t, done, 0);	/* no site written */
+	}
 	mutex_unlock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, site_insn(fake.ip), before);
 	KUNIT_EXPECT_EQ(t, memcmp((void *)(fake.ip - 8), literal, 8), 0);
@@ -243,6 +246,65 @@ static void make_call_and_nop(struct kunit *t)
 			       FTRACE_FL_DISABLED);
 	if (!in_use)
 		call_and_nop(t, rec);
+	mutex_unlock(&ftrace_lock);
+	if (in_use)
+		KUNIT_SKIP(t, "ftrace_test_target3 is in enabled_functions");
+}
+
+/*
+ * A batch of sites to enable (ftrace_make_call_ops) whose second site
+ * does not hold a nop: the first is written, literal and call, and the
+ * batch stops at the second, which is left as it was, literal too.
+ */
+static void call_ops_batch(struct kunit *t, struct dyn_ftrace *rec)
+{
+	struct dyn_ftrace batch[2] = {
+		{ .ip = rec->ip },
+		{ .ip = (unsigned long)kallsyms_lookup },
+	};
+	struct ftrace_ops *saved = ftrace_site_ops(rec->ip);
+	u32 bad = site_insn(batch[1].ip), jal = 0;
+	u8 literal[8];
+	unsigned long done = 0;
+
+	memcpy(literal, (void *)(batch[1].ip - 8), 8);
+	riscv_insn_jal(rec->ip, FTRACE_ADDR, FTRACE_SITE_LINK_REG, &jal);
+	mutex_lock(&text_mutex);
+	KUNIT_EXPECT_EQ(t, ftrace_make_call_ops(batch, 2, FTRACE_ADDR,
+						&ftrace_list_ops, &done),
+			-EINVAL);
+	patch_unmap();
+	flush_icache_all();
+	KUNIT_EXPECT_EQ(t, done, 1);
+	KUNIT_EXPECT_EQ(t, site_insn(rec->ip), jal);
+	KUNIT_EXPECT_TRUE(t, ftrace_site_ops(rec->ip) == &ftrace_list_ops);
+	KUNIT_EXPECT_EQ(t, site_insn(batch[1].ip), bad);
+	KUNIT_EXPECT_EQ(t, memcmp((void *)(batch[1].ip - 8), literal, 8), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_make_nop(rec, FTRACE_ADDR), 0);
+	KUNIT_EXPECT_EQ(t, ftrace_rec_update_ops(rec, saved), 0);
+	patch_unmap();
+	flush_icache_all();
+	mutex_unlock(&text_mutex);
+	KUNIT_EXPECT_EQ(t, site_insn(rec->ip), RISCV_INSN_NOP);
+}
+
+/* call_ops_batch on a real site, while no ops wants it (as above). */
+static void call_ops_batch_stops_at_bad_site(struct kunit *t)
+{
+	struct dyn_ftrace *rec = ftrace_lookup_ip(T3);
+	bool in_use;
+
+	if (!DYNAMIC_FTRACE || !FTRACE_CALL_OPS)
+		KUNIT_SKIP(t, "sites have no ops literal");
+	if (!rec)
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	if (ftrace_patch_live())
+		KUNIT_SKIP(t, "live: each site is written on its own");
+	mutex_lock(&ftrace_lock);
+	in_use = rec->flags & (FTRACE_REF_MAX | FTRACE_FL_ENABLED |
+			       FTRACE_FL_DISABLED);
+	if (!in_use)
+		call_ops_batch(t, rec);
 	mutex_unlock(&ftrace_lock);
 	if (in_use)
 		KUNIT_SKIP(t, "ftrace_test_target3 is in enabled_functions");
@@ -1271,6 +1333,7 @@ SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(sites_match_records),
 	KUNIT_CASE(bad_site_is_refused),
 	KUNIT_CASE(make_call_and_nop),
+	KUNIT_CASE(call_ops_batch_stops_at_bad_site),
 	KUNIT_CASE(single_ops_filter),
 	KUNIT_CASE(modify_all_code_order),
 	KUNIT_CASE(filter_change_restores_ftrace_call),

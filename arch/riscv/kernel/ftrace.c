@@ -15,6 +15,7 @@
 #include "mm.h"
 #include "patch.h"
 #include "rcu.h"
+#include "sched.h"
 #include "asm/insn.h"
 #include "asm/csr.h"
 
@@ -190,28 +191,66 @@ static noinline int make_call_ops_one_by_one(struct dyn_ftrace *rec,
 	return ret ? ret : ftrace_make_call(rec, addr);
 }
 
-/*
- * A disabled site gets its ops literal and its call (nop -> function
- * patches every site so): checked as ftrace_make_call checks, then
- * both written through one mapping of their page, with no frame nor
- * call per site but the write's own.
- */
-int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
-			 struct ftrace_ops *ops)
+/* Live or hooked: each site on its own, as a live step or the hook wants. */
+static noinline int make_calls_ops_one_by_one(struct dyn_ftrace *recs,
+					      unsigned long n,
+					      unsigned long addr,
+					      struct ftrace_ops *ops,
+					      unsigned long *done)
 {
-	unsigned long ip = rec->ip;
-	u32 new;
-	int ret;
+	int ret = 0;
 
-	if (unlikely(ftrace_patch_hook || ftrace_patch_live() ||
-		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
-		return make_call_ops_one_by_one(rec, addr, ops);
-	ret = site_call(ip, addr, &new);
-	if (ret)
-		return ret;
-	if (READ_ONCE(*(u32 *)ip) != RISCV_INSN_NOP)
-		return -EINVAL;
-	return patch_insn32_after_literal((void *)ip, new, (unsigned long)ops);
+	for (*done = 0; *done < n; (*done)++) {
+		ret = make_call_ops_one_by_one(&recs[*done], addr, ops);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+/* A site the batch cannot write: the batch so far is done first. */
+static noinline int batch_one_by_one(struct text_poke_batch *b,
+				     struct dyn_ftrace *rec,
+				     unsigned long addr,
+				     struct ftrace_ops *ops)
+{
+	text_poke_finish(b);
+	return make_call_ops_one_by_one(rec, addr, ops);
+}
+
+/*
+ * Disabled sites recs[0..n) get their ops literal and their call of
+ * addr (nop -> function patches every site so), in one batch under
+ * stop_machine: each is checked as ftrace_make_call checks, and each
+ * page of text is mapped once for all its sites (text_poke_site).
+ * Returns 0, or the error of recs[*done], the first site left as it
+ * was; the sites before it are written.
+ */
+int ftrace_make_call_ops(struct dyn_ftrace *recs, unsigned long n,
+			 unsigned long addr, struct ftrace_ops *ops,
+			 unsigned long *done)
+{
+	struct text_poke_batch b = TEXT_POKE_BATCH_INIT;
+	unsigned long i, ip;
+	int ret = 0;
+	u32 new;
+
+	if (unlikely(ftrace_patch_hook || ftrace_patch_live()))
+		return make_calls_ops_one_by_one(recs, n, addr, ops, done);
+	preempt_disable();
+	for (i = 0; i < n && !ret; i++) {
+		ip = recs[i].ip;
+		if (unlikely((ip & 7) ||
+			     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
+			ret = batch_one_by_one(&b, &recs[i], addr, ops);
+		else if (!(ret = site_call(ip, addr, &new)))
+			ret = text_poke_site(&b, ip, RISCV_INSN_NOP, new,
+					     (unsigned long)ops);
+	}
+	text_poke_finish(&b);
+	preempt_enable();
+	*done = ret ? i - 1 : i;
+	return ret;
 }
 #endif
 

@@ -6,7 +6,9 @@
  *
  * Within a batch (ftrace_init, stop_machine rounds) the alias of the
  * last page stays mapped, so patching sites in address order maps each
- * page once; patch_unmap() ends the batch.
+ * page once; patch_unmap() ends the batch. A text_poke_batch (patch.h)
+ * goes further for ftrace's sites: it keeps its page's alias at hand,
+ * so a site on the same page costs its check and its stores alone.
  *
  * A batch need not stay on one hart: a stop_machine round writes on its
  * caller's CPU, and that caller may move before patch_unmap. Mapping
@@ -118,41 +120,31 @@ int patch_text_literal(void *addr, unsigned long val)
 	return 0;
 }
 
-static noinline int map_and_patch_after_literal(unsigned long a, u32 insn,
-						unsigned long val);
-
 /*
- * A site and the 8-byte literal just before it in the same page (an
- * ftrace site enabled with its ops, asm/ftrace.h): one mapping of the
- * page for both, the literal first, a fence, then the instruction, so
- * a hart that runs the new instruction loads the new literal. The
- * page already mapped (a batch's sites in address order), it runs
- * with no frame of its own.
+ * A batch moves on to addr's page: slot 1 shows it from here on (mapped
+ * unless it did already), for this CPU, which the batch stays on. Slot
+ * 0 keeps the page of the single writes around the batch (the
+ * trampolines' ftrace_call, before and after the sites).
  */
-int patch_insn32_after_literal(void *addr, u32 insn, unsigned long val)
+char *text_poke_map(struct text_poke_batch *b, unsigned long addr)
 {
-	unsigned long a = (unsigned long)addr, page = a & ~(PAGE_SIZE - 1);
-	char *alias;
-
-	if (!kernel_text_addr(a) || (a & 7) || !(a & (PAGE_SIZE - 8)))
-		return -EINVAL;
-	if (unlikely(mapped_page[0] != (page | smp_processor_id())))
-		return map_and_patch_after_literal(a, insn, val);
-	alias = fixmap_map_addr(FIX_TEXT_POKE0) + (a - page);
-	WRITE_ONCE(*(unsigned long *)(alias - 8), val);
-	wmb();
-	if (READ_ONCE(*(u32 *)a) == insn)
-		return 0;
-	WRITE_ONCE(*(u32 *)alias, insn);
-	text_changed();
-	return 0;
+	if (!kernel_text_addr(addr))
+		return NULL;
+	b->page = addr & ~(PAGE_SIZE - 1);
+	b->alias = poke_addr(1, b->page);
+	return b->alias;
 }
 
-static noinline int map_and_patch_after_literal(unsigned long a, u32 insn,
-						unsigned long val)
+/*
+ * The batch's stores count as one text change, before the fence.i that
+ * ends its round; the next write maps its page anew (another write may
+ * have moved slot 1).
+ */
+void text_poke_finish(struct text_poke_batch *b)
 {
-	poke_map(0, (a & ~(PAGE_SIZE - 1)) | smp_processor_id(), a);
-	return patch_insn32_after_literal((void *)a, insn, val);
+	if (b->page != ~0UL)
+		text_changed();
+	b->page = ~0UL;
 }
 
 void patch_unmap(void)
