@@ -354,7 +354,8 @@ def main():
     parser.add_argument('--clean', action='store_true',
                         help='grade-check: an unchanged copy too, which '
                         'must score full marks')
-    args = parser.parse_args()
+    # Intermixed: names may follow --clean (the Makefile puts them there).
+    args = parser.parse_intermixed_args()
     try:
         if args.action == 'check':
             return check(args.names)
