@@ -438,7 +438,7 @@ static void trace_init(void)
 	int cpu;
 
 	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
-	if (!global_trace.buffer || ftrace_pid_cache_init())
+	if (!global_trace.buffer || ftrace_pid_cache_alloc(&global_trace))
 		panic("tracing: no memory for the per-CPU buffers");
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		cpus[cpu].trace_buffer =

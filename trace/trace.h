@@ -334,6 +334,7 @@ struct trace_array {
 	unsigned long max_latency;	/* tracing_max_latency, ns */
 	spinlock_t max_lock;		/* the latency tracers' swaps */
 	struct trace_max_data max_data;	/* of the trace in max_buffer */
+	struct ftrace_pid_cache *pid_cache;	/* per CPU (trace_pid.c) */
 };
 
 extern struct trace_array global_trace;
@@ -543,15 +544,15 @@ struct ftrace_pid_cache {
 	bool ok;
 } ____cacheline_aligned;
 
-extern struct ftrace_pid_cache *ftrace_pid_cache;	/* one per CPU */
-int ftrace_pid_cache_init(void);
+int ftrace_pid_cache_alloc(struct trace_array *tr);
+void ftrace_pid_cache_free(struct trace_array *tr);
 bool ftrace_pid_cache_fill(struct trace_array *tr,
 			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
 int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
 			    bool append);
 void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);
-/* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
+/* Is current filtered out by tr's set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
 	struct trace_pid_list *pids = READ_ONCE(tr->function_pids);
@@ -559,7 +560,7 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 
 	if (likely(!pids))
 		return false;
-	c = &ftrace_pid_cache[this_cpu()->id];
+	c = &tr->pid_cache[this_cpu()->id];
 	if (c->pid != current->pid)
 		return !ftrace_pid_cache_fill(tr, pids, c, current->pid);
 	return !c->ok;

@@ -54,6 +54,7 @@ static void trace_array_free(struct trace_array *tr)
 	ftrace_free_ops_hashes(&tr->ops);
 	if (tr->buffer)
 		ring_buffer_free(tr->buffer);
+	ftrace_pid_cache_free(tr);
 	kfree(tr->option_files);
 	kfree(tr->name);
 	kfree(tr);
@@ -79,7 +80,8 @@ static struct trace_array *trace_array_create(const char *name)
 	INIT_LIST_HEAD(&tr->mod_notrace);
 	tr->name = kstrdup(name);
 	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, trace_nr_cpus());
-	if (!tr->name || !tr->buffer || trace_array_add_events(tr)) {
+	if (!tr->name || !tr->buffer || ftrace_pid_cache_alloc(tr) ||
+	    trace_array_add_events(tr)) {
 		trace_array_free(tr);
 		return NULL;
 	}

@@ -5,7 +5,9 @@
  * array, replaced whole on each write; the callback asks the lists
  * only when the CPU runs another task than last time
  * (ftrace_pid_ignored in trace.h), much as Linux decides once per
- * context switch. The fast paths look at function_pids alone: with
+ * context switch. Each trace array keeps its own answers, as Linux
+ * keeps ftrace_ignore_pid in each array's per-CPU data: two arrays
+ * with different lists ask about the same task. The fast paths look at function_pids alone: with
  * only notrace pids it is trace_pid_every, which takes every pid.
  */
 #include "kernel.h"
@@ -24,20 +26,27 @@ struct trace_pid_list {
 
 static struct trace_pid_list trace_pid_every;
 
-struct ftrace_pid_cache *ftrace_pid_cache;
+static size_t pid_cache_size(void)
+{
+	return trace_nr_cpus() * sizeof(struct ftrace_pid_cache);
+}
 
-/* One cache per CPU of the trace buffer, each empty. */
-int ftrace_pid_cache_init(void)
+/* The array's cache, one line per CPU of the trace buffer, each empty. */
+int ftrace_pid_cache_alloc(struct trace_array *tr)
 {
 	int cpu;
 
-	ftrace_pid_cache = kzalloc_cacheline(trace_nr_cpus() *
-					     sizeof(*ftrace_pid_cache));
-	if (!ftrace_pid_cache)
+	tr->pid_cache = kzalloc_cacheline(pid_cache_size());
+	if (!tr->pid_cache)
 		return -ENOMEM;
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-		ftrace_pid_cache[cpu].pid = -1;
+		tr->pid_cache[cpu].pid = -1;
 	return 0;
+}
+
+void ftrace_pid_cache_free(struct trace_array *tr)
+{
+	kfree_cacheline(tr->pid_cache, pid_cache_size());
 }
 
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
@@ -160,7 +169,7 @@ static void pid_list_install(struct trace_array *tr,
 	WRITE_ONCE(tr->function_pids, pids);
 	synchronize_sched();
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-		WRITE_ONCE(ftrace_pid_cache[cpu].pid, -1);
+		WRITE_ONCE(tr->pid_cache[cpu].pid, -1);
 	kfree(old);
 }
 

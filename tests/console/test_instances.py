@@ -178,3 +178,38 @@ def test_rmdir_busy_while_trace_pipe_is_open(k):
     k.check(rmdir(k, 'foo'), '')
     k.check(k.run(f'ls {T}/{I}'), '')
     k.check(cat(k, 'enabled_functions'), '')
+
+
+def test_pid_filters_per_instance(k):
+    """The top level traces only the shell's pid, foo only another: each
+    array answers for itself, though both ask on the same CPU for the
+    same task (a cache of the answer shared by the arrays would give
+    one of them the other's)."""
+    clean(k)
+    sh = k.run('echo $$').strip()
+    other = str(int(sh) + 1000)
+    mkdir(k, 'foo')
+    for d, pid in (('', sh), (f'{I}/foo/', other)):
+        write(k, d + 'set_ftrace_filter', 'vfs_open')
+        write(k, d + 'set_ftrace_pid', pid)
+        write(k, d + 'current_tracer', 'function')
+    for _ in range(2):
+        k.run('cat /proc/meminfo > /dev/null')
+    write(k, 'tracing_on', '0')
+    write(k, f'{I}/foo/tracing_on', '0')
+    top = functions(k, 'trace')
+    assert top and {f for f, _ in top} == {'vfs_open'}, k.tail()
+    assert not functions(k, f'{I}/foo/trace'), k.tail()
+    # and the other way round
+    write(k, 'set_ftrace_pid', other)
+    write(k, f'{I}/foo/set_ftrace_pid', sh)
+    for d in ('', f'{I}/foo/'):
+        write(k, d + 'trace', '')
+        write(k, d + 'tracing_on', '1')
+    for _ in range(2):
+        k.run('cat /proc/meminfo > /dev/null')
+    write(k, 'tracing_on', '0')
+    write(k, f'{I}/foo/tracing_on', '0')
+    assert functions(k, f'{I}/foo/trace'), k.tail()
+    assert not functions(k, 'trace'), k.tail()
+    clean(k)
