@@ -30,6 +30,8 @@ struct trace_array global_trace = {
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
 	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
 	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
+	.err_log = LIST_HEAD_INIT(global_trace.err_log),
+	.tracing_cpumask = ~0UL,
 	.buffer_percent = 50,
 	.max_lock = SPIN_LOCK_UNLOCKED,
 };

@@ -335,6 +335,10 @@ struct trace_array {
 	spinlock_t max_lock;		/* the latency tracers' swaps */
 	struct trace_max_data max_data;	/* of the trace in max_buffer */
 	struct ftrace_pid_cache *pid_cache;	/* per CPU (trace_pid.c) */
+	struct list_head err_log;	/* error_log (trace_error_log.c) */
+	unsigned int n_err_log_entries;
+	/* tracing_cpumask: every possible CPU by default, as Linux's */
+	unsigned long tracing_cpumask;
 };
 
 extern struct trace_array global_trace;
@@ -481,7 +485,7 @@ void stack_trace_set_max(unsigned long size);
 void stack_trace_init(struct inode *dir);
 
 /* trace_cpumask.c: tracing_cpumask */
-void tracing_cpumask_init(struct inode *dir);
+void tracing_cpumask_init(struct trace_array *tr, struct inode *dir);
 
 /* trace_selftest.c: a selftest suite's init that skips while tracing */
 struct kunit;
@@ -503,7 +507,8 @@ u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
 /* trace_error_log.c: error_log */
 void tracing_log_err(struct trace_array *tr, const char *loc,
 		     const char *cmd, const char *const *errs, u8 type, u16 pos);
-void tracing_err_log_create_file(struct inode *dir);
+void tracing_err_log_create_file(struct trace_array *tr, struct inode *dir);
+void clear_tracing_err_log(struct trace_array *tr);
 
 /* trace_printk.c */
 void trace_seq_bprint(struct seq_buf *s, const struct bprint_entry *field,
@@ -596,7 +601,7 @@ struct trace_iterator {
 	struct seq_buf seq;		/* text not yet read */
 	size_t seq_pos;
 	unsigned long skipped_entries;	/* max trace: before its section */
-	bool max_view;			/* tr is a copy reading max_buffer */
+	struct trace_array *max_tr;	/* tr: a copy, with its max_buffer */
 	struct ring_buffer_iter *buffer_iter[];	/* one per CPU */
 };
 

@@ -242,26 +242,26 @@ static struct trace_array *max_view_get(struct trace_array *tr)
 	return view;
 }
 
-static void max_view_put(struct trace_array *view)
+static void max_view_put(struct trace_array *tr, struct trace_array *view)
 {
 	mutex_lock(&trace_types_lock);
 	if (view->buffer)
-		global_trace.snapshot_readers--;
+		tr->snapshot_readers--;
 	mutex_unlock(&trace_types_lock);
 	kfree(view);
 }
 
 /*
  * Free an iterator, and the view of the max trace it read: its tr is a
- * copy then, not the top level or an instance (which outlive it).
+ * copy then, of max_tr (the top level or an instance, which outlive it).
  */
 static void tracing_release_iter(struct trace_iterator *iter)
 {
-	struct trace_array *view = iter->max_view ? iter->tr : NULL;
+	struct trace_array *tr = iter->max_tr, *view = iter->tr;
 
 	free_iter(iter);
-	if (view)
-		max_view_put(view);
+	if (tr)
+		max_view_put(tr, view);
 }
 
 /*
@@ -287,31 +287,31 @@ static void skip_before_section(struct trace_iterator *iter)
 /* `trace`: the header now, the events as they are read. */
 static int __tracing_open(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter_tr(trace_array_of_inode(inode),
-						    inode_cpu(inode), false);
+	struct trace_array *tr = trace_array_of_inode(inode);
+	struct trace_iterator *iter = alloc_iter_tr(tr, inode_cpu(inode), false);
 
 	if (!iter)
 		return -ENOMEM;
 	if (iter->trace->print_max) {
-		iter->tr = max_view_get(iter->tr);
+		iter->tr = max_view_get(tr);
 		if (!iter->tr || !iter->tr->buffer) {
 			if (iter->tr)
-				max_view_put(iter->tr);
-			iter->tr = &global_trace;
+				max_view_put(tr, iter->tr);
+			iter->tr = tr;
 			free_iter(iter);
 			return -EBUSY;
 		}
-		iter->max_view = true;
+		iter->max_tr = tr;
 	}
 	if (iter->trace_flags & TRACE_ITER_LATENCY_FMT)
 		iter->iter_flags |= TRACE_FILE_LAT_FMT;
 	if (ring_buffer_overruns(iter->tr->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
 	if (iter->trace_flags & TRACE_ITER_PAUSE)
-		tracing_stop_tr(&global_trace);
+		tracing_stop_tr(tr);
 	if (open_buffer_iters(iter)) {
 		if (iter->trace_flags & TRACE_ITER_PAUSE)
-			tracing_start_tr(&global_trace);
+			tracing_start_tr(tr);
 		tracing_release_iter(iter);
 		return -ENOMEM;
 	}
@@ -353,7 +353,7 @@ static int tracing_release(struct inode *inode, struct file *file)
 	if (!iter)
 		return 0;
 	if (!iter->consume && (iter->trace_flags & TRACE_ITER_PAUSE))
-		tracing_start_tr(&global_trace);
+		tracing_start_tr(iter->max_tr ? iter->max_tr : iter->tr);
 	tracing_release_iter(iter);
 	return 0;
 }
@@ -538,7 +538,7 @@ static int tracing_snapshot_open(struct inode *inode, struct file *file)
 		free_iter(iter);
 		return -ENOMEM;
 	}
-	iter->max_view = true;
+	iter->max_tr = &global_trace;
 	file->private = iter;
 	if (iter->tr->buffer && open_buffer_iters(iter))
 		return -ENOMEM;		/* the release that follows frees */
