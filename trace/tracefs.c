@@ -445,7 +445,8 @@ static int trace_marker_store(char *buf, struct file *file, long data)
 static ssize_t tracing_mark_raw_fop_write(struct file *file, const char *buf,
 					  size_t n)
 {
-	return tracing_mark_raw_write(&global_trace, buf, n);
+	return tracing_mark_raw_write(trace_array_of_inode(file->inode), buf,
+				      n);
 }
 
 /* Each write is one event, so not a simple file, which joins them. */

@@ -3,8 +3,8 @@
 `ls` of an instance against the reference with each difference named,
 two instances tracing different functions beside the top level, events
 enabled in an instance going to its buffer only, tracing_on,
-trace_marker, tracing_cpumask, error_log and set_ftrace_pid per
-instance, and rmdir refused while trace_pipe is open."""
+trace_marker, trace_marker_raw, tracing_cpumask, error_log and
+set_ftrace_pid per instance, and rmdir refused while trace_pipe is open."""
 
 import re
 
@@ -152,6 +152,9 @@ def test_tracing_on_and_marker_per_instance(k):
     write(k, f'{I}/foo/trace_marker', 'in-foo')
     lines = trace_lines(k, f'{I}/foo/trace')
     assert lines[-1].endswith(': tracing_mark_write: in-foo'), lines
+    k.check(k.run(r"echo -n '*AAA' > " f'{T}/{I}/foo/trace_marker_raw'), '')
+    lines = trace_lines(k, f'{I}/foo/trace')
+    assert lines[-1].endswith(': # 4141412a buf:' + ' 00' * 16), lines
     k.check(trace_lines(k, 'trace'), [])
     clean(k)
 
