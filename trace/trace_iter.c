@@ -288,7 +288,8 @@ static void skip_before_section(struct trace_iterator *iter)
 static int __tracing_open(struct inode *inode, struct file *file)
 {
 	struct trace_array *tr = trace_array_of_inode(inode);
-	struct trace_iterator *iter = alloc_iter_tr(tr, inode_cpu(inode), false);
+	struct trace_iterator *iter = alloc_iter_tr(tr, inode_cpu(inode),
+						    false);
 
 	if (!iter)
 		return -ENOMEM;

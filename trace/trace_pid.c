@@ -7,8 +7,9 @@
  * (ftrace_pid_ignored in trace.h), much as Linux decides once per
  * context switch. Each trace array keeps its own answers, as Linux
  * keeps ftrace_ignore_pid in each array's per-CPU data: two arrays
- * with different lists ask about the same task. The fast paths look at function_pids alone: with
- * only notrace pids it is trace_pid_every, which takes every pid.
+ * with different lists ask about the same task. The fast paths look
+ * at function_pids alone: with only notrace pids it is
+ * trace_pid_every, which takes every pid.
  */
 #include "kernel.h"
 #include "string.h"
