@@ -30,6 +30,8 @@ struct trace_array global_trace = {
 	.func_probes = LIST_HEAD_INIT(global_trace.func_probes),
 	.mod_trace = LIST_HEAD_INIT(global_trace.mod_trace),
 	.mod_notrace = LIST_HEAD_INIT(global_trace.mod_notrace),
+	.err_log = LIST_HEAD_INIT(global_trace.err_log),
+	.tracing_cpumask = ~0UL,
 	.buffer_percent = 50,
 	.max_lock = SPIN_LOCK_UNLOCKED,
 };
@@ -453,7 +455,7 @@ static void trace_init(void)
 	int cpu;
 
 	global_trace.buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, nr_cpus);
-	if (!global_trace.buffer || ftrace_pid_cache_init())
+	if (!global_trace.buffer || ftrace_pid_cache_alloc(&global_trace))
 		panic("tracing: no memory for the per-CPU buffers");
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		cpus[cpu].trace_buffer =

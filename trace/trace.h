@@ -369,6 +369,11 @@ struct trace_array {
 	unsigned long max_latency;	/* tracing_max_latency, ns */
 	spinlock_t max_lock;		/* the latency tracers' swaps */
 	struct trace_max_data max_data;	/* of the trace in max_buffer */
+	struct ftrace_pid_cache *pid_cache;	/* per CPU (trace_pid.c) */
+	struct list_head err_log;	/* error_log (trace_error_log.c) */
+	unsigned int n_err_log_entries;
+	/* tracing_cpumask: every possible CPU by default, as Linux's */
+	unsigned long tracing_cpumask;
 };
 
 extern struct trace_array global_trace;
@@ -522,7 +527,7 @@ void stack_trace_set_max(unsigned long size);
 void stack_trace_init(struct inode *dir);
 
 /* trace_cpumask.c: tracing_cpumask */
-void tracing_cpumask_init(struct inode *dir);
+void tracing_cpumask_init(struct trace_array *tr, struct inode *dir);
 
 /* trace_selftest.c: a selftest suite's init that skips while tracing */
 struct kunit;
@@ -544,7 +549,8 @@ u32 tracing_selftest_call_in_context(int c, long (*fn)(long));
 /* trace_error_log.c: error_log */
 void tracing_log_err(struct trace_array *tr, const char *loc,
 		     const char *cmd, const char *const *errs, u8 type, u16 pos);
-void tracing_err_log_create_file(struct inode *dir);
+void tracing_err_log_create_file(struct trace_array *tr, struct inode *dir);
+void clear_tracing_err_log(struct trace_array *tr);
 
 /* trace_printk.c */
 void trace_seq_bprint(struct seq_buf *s, const struct bprint_entry *field,
@@ -585,8 +591,8 @@ struct ftrace_pid_cache {
 	bool ok;
 } ____cacheline_aligned;
 
-extern struct ftrace_pid_cache *ftrace_pid_cache;	/* one per CPU */
-int ftrace_pid_cache_init(void);
+int ftrace_pid_cache_alloc(struct trace_array *tr);
+void ftrace_pid_cache_free(struct trace_array *tr);
 bool ftrace_pid_cache_fill(struct trace_array *tr,
 			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
@@ -594,7 +600,7 @@ void ftrace_pid_follow_fork(struct trace_array *tr, bool enable);
 int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
 			    bool append);
 void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);
-/* Is current filtered out by set_ftrace_pid? Cached per CPU by pid. */
+/* Is current filtered out by tr's set_ftrace_pid? Cached per CPU by pid. */
 static inline bool ftrace_pid_ignored(struct trace_array *tr)
 {
 	struct trace_pid_list *pids = READ_ONCE(tr->function_pids);
@@ -602,7 +608,7 @@ static inline bool ftrace_pid_ignored(struct trace_array *tr)
 
 	if (likely(!pids))
 		return false;
-	c = &ftrace_pid_cache[this_cpu()->id];
+	c = &tr->pid_cache[this_cpu()->id];
 	if (c->pid != current->pid)
 		return !ftrace_pid_cache_fill(tr, pids, c, current->pid);
 	return !c->ok;

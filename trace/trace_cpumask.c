@@ -4,6 +4,7 @@
  * records nothing, of any tracer or event: its ring buffer refuses the
  * writes, as Linux's ring_buffer_record_disable_cpu makes it. The fast
  * paths pay nothing while every CPU is in (ring_buffer_set_cpus_off).
+ * Each trace array has its own mask, which stops only its own buffer.
  */
 #include "kernel.h"
 #include "bitmap.h"
@@ -11,8 +12,6 @@
 #include "vfs.h"
 #include "trace.h"
 
-/* Every possible CPU, as Linux's default; only the online ones show. */
-static unsigned long tracing_cpumask = ~0UL;
 static DEFINE_MUTEX(cpumask_lock);
 
 static unsigned long online_mask(void)
@@ -25,26 +24,28 @@ static unsigned long online_mask(void)
 static void tracing_cpumask_show(struct seq_buf *s, long data)
 {
 	seq_printf(s, "%0*lx\n", (nr_cpus + 3) / 4,
-		   READ_ONCE(tracing_cpumask) & online_mask());
+		   READ_ONCE(((struct trace_array *)data)->tracing_cpumask) &
+		   online_mask());
 }
 
 /* NR_CPUS bits may be set, as Linux's nr_cpumask_bits: EOVERFLOW past. */
 static int tracing_cpumask_store(char *buf, struct file *file, long data)
 {
+	struct trace_array *tr = (struct trace_array *)data;
 	unsigned long mask;
 	int ret = bitmap_parse(buf, NR_CPUS, &mask);
 
 	if (ret)
 		return ret;
 	mutex_lock(&cpumask_lock);
-	tracing_cpumask = mask;
-	ring_buffer_set_cpus_off(global_trace.buffer, online_mask() & ~mask);
+	WRITE_ONCE(tr->tracing_cpumask, mask);
+	ring_buffer_set_cpus_off(tr->buffer, online_mask() & ~mask);
 	mutex_unlock(&cpumask_lock);
 	return 0;
 }
 
-void tracing_cpumask_init(struct inode *dir)
+void tracing_cpumask_init(struct trace_array *tr, struct inode *dir)
 {
 	create_simple(dir, "tracing_cpumask", tracing_cpumask_show,
-		      tracing_cpumask_store, 0);
+		      tracing_cpumask_store, (long)tr);
 }

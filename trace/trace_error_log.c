@@ -8,7 +8,8 @@
  *     Command: nosuch == 1
  *                     ^
  *
- * `echo > error_log` empties it.
+ * `echo > error_log` empties it. Each trace array has its own log, as
+ * in Linux: an instance's event filter logs into the instance's.
  */
 #include "kernel.h"
 #include "string.h"
@@ -27,16 +28,20 @@ struct tracing_log_err {
 	u16 pos;
 };
 
-static LIST_HEAD(err_log);
-static unsigned int nr_errs;
 static DEFINE_MUTEX(err_log_mutex);
 
-static void err_free(struct tracing_log_err *e)
+static void err_free(struct trace_array *tr, struct tracing_log_err *e)
 {
 	list_del(&e->list);
 	kfree(e->cmd);
 	kfree(e);
-	nr_errs--;
+	tr->n_err_log_entries--;
+}
+
+static void err_free_oldest(struct trace_array *tr)
+{
+	err_free(tr, list_first_entry(&tr->err_log, struct tracing_log_err,
+				      list));
 }
 
 /*
@@ -59,19 +64,28 @@ void tracing_log_err(struct trace_array *tr, const char *loc,
 	e->err = errs[type];
 	e->pos = pos;
 	mutex_lock(&err_log_mutex);
-	list_add_tail(&e->list, &err_log);
-	if (++nr_errs > TRACING_LOG_ERRS_MAX)
-		err_free(list_first_entry(&err_log, struct tracing_log_err,
-					  list));
+	list_add_tail(&e->list, &tr->err_log);
+	if (++tr->n_err_log_entries > TRACING_LOG_ERRS_MAX)
+		err_free_oldest(tr);
+	mutex_unlock(&err_log_mutex);
+}
+
+/* Every entry of tr's log goes (`echo > error_log`, or rmdir). */
+void clear_tracing_err_log(struct trace_array *tr)
+{
+	mutex_lock(&err_log_mutex);
+	while (!list_empty(&tr->err_log))
+		err_free_oldest(tr);
 	mutex_unlock(&err_log_mutex);
 }
 
 static void error_log_show(struct seq_buf *s, long data)
 {
+	struct trace_array *tr = (struct trace_array *)data;
 	struct tracing_log_err *e;
 
 	mutex_lock(&err_log_mutex);
-	list_for_each_entry(e, &err_log, list)
+	list_for_each_entry(e, &tr->err_log, list)
 		seq_printf(s, "[%5llu.%06llu] %s: error: %s\n" CMD_PREFIX
 			   "%s\n%*s^\n", e->ts / NSEC_PER_SEC,
 			   e->ts % NSEC_PER_SEC / 1000, e->loc, e->err, e->cmd,
@@ -82,17 +96,13 @@ static void error_log_show(struct seq_buf *s, long data)
 /* Opened with O_TRUNC (`echo > error_log`): empty it; other text is ignored. */
 static int error_log_store(char *buf, struct file *file, long data)
 {
-	if (!(file->flags & O_TRUNC))
-		return 0;
-	mutex_lock(&err_log_mutex);
-	while (!list_empty(&err_log))
-		err_free(list_first_entry(&err_log, struct tracing_log_err,
-					  list));
-	mutex_unlock(&err_log_mutex);
+	if (file->flags & O_TRUNC)
+		clear_tracing_err_log((struct trace_array *)data);
 	return 0;
 }
 
-void tracing_err_log_create_file(struct inode *dir)
+void tracing_err_log_create_file(struct trace_array *tr, struct inode *dir)
 {
-	create_simple(dir, "error_log", error_log_show, error_log_store, 0);
+	create_simple(dir, "error_log", error_log_show, error_log_store,
+		      (long)tr);
 }

@@ -395,5 +395,4 @@ void trace_events_create_files(struct inode *dir)
 {
 	create_simple(dir, "available_events", available_events_show, NULL,
 		      0);
-	tracing_err_log_create_file(dir);
 }

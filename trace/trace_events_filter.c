@@ -532,7 +532,7 @@ int apply_event_filter(struct trace_event_call *call, const char *str)
 		return -ENOMEM;
 	}
 	if (ret)
-		tracing_log_err(&global_trace, "event filter parse error", str,
+		tracing_log_err(call->tr, "event filter parse error", str,
 				err_text, err, pos);
 	mutex_lock(&event_mutex);
 	event_set_filter(call, filter, text);
@@ -547,7 +547,7 @@ int create_trigger_filter(const struct trace_event_call *call, const char *str,
 	int err, pos, ret = create_event_filter(call, str, out, &err, &pos);
 
 	if (ret == -EINVAL)
-		tracing_log_err(&global_trace, "event filter parse error", str,
+		tracing_log_err(call->tr, "event filter parse error", str,
 				err_text, err, pos);
 	return ret;
 }

@@ -49,6 +49,7 @@ static struct trace_array *find_instance(const char *name)
 static void trace_array_free(struct trace_array *tr)
 {
 	trace_array_remove_events(tr);
+	clear_tracing_err_log(tr);
 	ftrace_mod_clear(&tr->mod_trace);
 	ftrace_mod_clear(&tr->mod_notrace);
 	ftrace_free_ops_hashes(&tr->ops);
@@ -56,6 +57,7 @@ static void trace_array_free(struct trace_array *tr)
 		tracing_free_snapshot(tr);
 	if (tr->buffer)
 		ring_buffer_free(tr->buffer);
+	ftrace_pid_cache_free(tr);
 	kfree(tr->option_files);
 	kfree(tr->name);
 	kfree(tr);
@@ -79,13 +81,16 @@ static struct trace_array *trace_array_create(const char *name)
 	INIT_LIST_HEAD(&tr->func_probes);
 	INIT_LIST_HEAD(&tr->mod_trace);
 	INIT_LIST_HEAD(&tr->mod_notrace);
+	INIT_LIST_HEAD(&tr->err_log);
 	tr->name = kstrdup(name);
 	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, trace_nr_cpus());
-	if (!tr->name || !tr->buffer || trace_array_add_events(tr)) {
+	if (!tr->name || !tr->buffer || ftrace_pid_cache_alloc(tr) ||
+	    trace_array_add_events(tr)) {
 		trace_array_free(tr);
 		return NULL;
 	}
 	tr->buffer_size = TRACE_BUF_SIZE_DEFAULT;
+	tr->tracing_cpumask = ~0UL;
 	tr->trace_flags = global_trace.trace_flags &
 			  ~(TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNC_FORK);
 	tr->current_trace = &nop_trace;

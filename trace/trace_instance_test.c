@@ -6,10 +6,12 @@
  * removing an instance 50 times, tracing in it each time, gives every
  * byte back, as does a mkdir that runs out of memory at any of its
  * allocations. rmdir is refused while a file of it is open or the
- * kernel holds it.
+ * kernel holds it. Each array answers set_ftrace_pid and
+ * tracing_cpumask for itself, the top level and an instance alike.
  */
 #include "kernel.h"
 #include "string.h"
+#include "printf.h"
 #include "mm.h"
 #include "sched.h"
 #include "smp.h"
@@ -161,6 +163,93 @@ static void instance_event_own_buffer(struct kunit *t)
 	put_and_destroy(t, tr);
 }
 
+/* a and the top level trace target1; how many calls each recorded. */
+static void count_target1(struct trace_array *a, unsigned long *top,
+			  unsigned long *in_a)
+{
+	struct buffer_count c;
+
+	tracing_reset_online_cpus(&global_trace);
+	tracing_reset_online_cpus(a);
+	call_targets(CALLS, 0);
+	count_events(global_trace.buffer, &c);
+	*top = c.fn[0];
+	count_events(a->buffer, &c);
+	*in_a = c.fn[0];
+}
+
+static struct trace_array *trace_target1_beside_top(struct kunit *t,
+						    const char *name)
+{
+	struct trace_array *a = trace_array_get_by_name(name);
+
+	KUNIT_EXPECT_TRUE(t, a != NULL);
+	if (!a)
+		return NULL;
+	KUNIT_EXPECT_EQ(t, trace_only(a, "ftrace_test_target1"), 0);
+	KUNIT_EXPECT_EQ(t, trace_only(&global_trace, "ftrace_test_target1"),
+			0);
+	return a;
+}
+
+static void stop_target1_beside_top(struct kunit *t, struct trace_array *a)
+{
+	tracing_set_tracer(&global_trace, "nop");
+	ftrace_free_ops_hashes(&global_trace.ops);
+	tracing_reset_online_cpus(&global_trace);
+	put_and_destroy(t, a);
+}
+
+/*
+ * The top level lists this task, a another pid, then the other way
+ * round: each records the calls only where its own list has the task,
+ * though both ask about it on the same CPU.
+ */
+static void instance_pid_filter_own(struct kunit *t)
+{
+	struct trace_array *a = trace_target1_beside_top(t, "selftest_pid");
+	unsigned long top, in_a;
+	char me[16], other[16];
+
+	if (!a)
+		return;
+	snprintf(me, sizeof(me), "%d", current->pid);
+	snprintf(other, sizeof(other), "%d", current->pid + 1000);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, me, false), 0);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(a, other, false), 0);
+	count_target1(a, &top, &in_a);
+	KUNIT_EXPECT_EQ(t, top, CALLS);
+	KUNIT_EXPECT_EQ(t, in_a, 0);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, other, false), 0);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(a, me, false), 0);
+	count_target1(a, &top, &in_a);
+	KUNIT_EXPECT_EQ(t, top, 0);
+	KUNIT_EXPECT_EQ(t, in_a, CALLS);
+	KUNIT_EXPECT_EQ(t, trace_pid_write(&global_trace, "", false), 0);
+	stop_target1_beside_top(t, a);
+}
+
+/* An instance's tracing_cpumask stops its buffer, not the top level's. */
+static void instance_cpumask_own(struct kunit *t)
+{
+	struct trace_array *a = trace_target1_beside_top(t, "selftest_mask");
+	const char *mask = "/sys/kernel/tracing/instances/selftest_mask/"
+			   "tracing_cpumask";
+	unsigned long top, in_a;
+
+	if (!a)
+		return;
+	KUNIT_EXPECT_EQ(t, vfs_write_file(mask, O_TRUNC, "0\n"), 0);
+	count_target1(a, &top, &in_a);
+	KUNIT_EXPECT_EQ(t, top, CALLS);
+	KUNIT_EXPECT_EQ(t, in_a, 0);
+	KUNIT_EXPECT_EQ(t, vfs_write_file(mask, O_TRUNC, "ff\n"), 0);
+	count_target1(a, &top, &in_a);
+	KUNIT_EXPECT_EQ(t, top, CALLS);
+	KUNIT_EXPECT_EQ(t, in_a, CALLS);
+	stop_target1_beside_top(t, a);
+}
+
 /*
  * Made, traced in (function and an event), refused while a file is
  * open, removed: 50 times, and the memory is where it was.
@@ -240,6 +329,8 @@ static void instance_create_nomem_pages(struct kunit *t)
 SELFTEST_SUITE_INIT(instances, tracing_selftest_need_defaults,
 	KUNIT_CASE(instances_disjoint_filters),
 	KUNIT_CASE(instance_event_own_buffer),
+	KUNIT_CASE(instance_pid_filter_own),
+	KUNIT_CASE(instance_cpumask_own),
 	KUNIT_CASE(instance_create_destroy_no_leak),
 	KUNIT_CASE(instance_create_nomem_kmalloc),
 	KUNIT_CASE(instance_create_nomem_pages));

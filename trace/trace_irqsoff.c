@@ -11,6 +11,11 @@
  * max_buffer (update_max_tr_irqsoff), which `trace` then shows in the
  * latency format.
  *
+ * Any trace array may run one of them (Linux's allow_instances), with
+ * its own tracing_max_latency and max_buffer; but one array at a time,
+ * since the hooks and the per-CPU sections are shared: another array
+ * that asks meanwhile gets EBUSY (Linux's irqsoff_busy).
+ *
  * A section's length is the difference of two readings of the trace
  * clock, the buffer's own (`local`, the time CSR, by default).
  * Interrupt handlers run with interrupts masked by the trap itself,
@@ -36,6 +41,7 @@ static struct irqsoff_cpu irqsoff_cpus[NR_CPUS];
 static struct trace_array *irqsoff_trace;
 static int trace_type;
 static bool tracer_enabled;
+static bool irqsoff_busy;		/* under trace_types_lock */
 static bool save_lat_flag;
 
 static u64 irqsoff_clock(struct trace_array *tr)
@@ -200,8 +206,11 @@ static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip,
 /* Under trace_types_lock. */
 static int irqsoff_tracer_init(struct trace_array *tr, int type)
 {
-	int ret = tracing_alloc_snapshot_instance(tr);
+	int ret;
 
+	if (irqsoff_busy)
+		return -EBUSY;
+	ret = tracing_alloc_snapshot_instance(tr);
 	if (ret)
 		return ret;
 	irqsoff_trace = tr;
@@ -221,6 +230,7 @@ static int irqsoff_tracer_init(struct trace_array *tr, int type)
 		return ret;
 	}
 	trace_type = type;
+	irqsoff_busy = true;
 	preemptirq_register_hooks(&irqsoff_hooks);
 	WRITE_ONCE(tracer_enabled, true);
 	if (type & TRACER_IRQS_OFF)
@@ -246,6 +256,7 @@ static void irqsoff_tracer_reset(struct trace_array *tr)
 	if (!save_lat_flag)
 		tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
 	tracing_free_snapshot(tr);
+	irqsoff_busy = false;
 }
 
 static int irqsoff_init(struct trace_array *tr)
@@ -269,6 +280,7 @@ static struct tracer irqsoff_tracer = {
 	.reset = irqsoff_tracer_reset,
 	.use_max_tr = true,
 	.print_max = true,
+	.allow_instances = true,
 };
 register_tracer_initcall(irqsoff_tracer);
 
@@ -278,6 +290,7 @@ static struct tracer preemptoff_tracer = {
 	.reset = irqsoff_tracer_reset,
 	.use_max_tr = true,
 	.print_max = true,
+	.allow_instances = true,
 };
 register_tracer_initcall(preemptoff_tracer);
 
@@ -287,5 +300,6 @@ static struct tracer preemptirqsoff_tracer = {
 	.reset = irqsoff_tracer_reset,
 	.use_max_tr = true,
 	.print_max = true,
+	.allow_instances = true,
 };
 register_tracer_initcall(preemptirqsoff_tracer);

@@ -5,9 +5,11 @@
  * and the max trace's swap (update_max_tr_irqsoff), made by writers on
  * every CPU between and inside their own events while a reader
  * consumes both buffers, tears, loses and duplicates no event and
- * leaves each in its CPU's pages.
+ * leaves each in its CPU's pages. An instance runs irqsoff into its
+ * own maximum, but only while no other array runs a latency tracer.
  */
 #include "kernel.h"
+#include "string.h"
 #include "mm.h"
 #include "sched.h"
 #include "smp.h"
@@ -15,6 +17,8 @@
 #include "selftest.h"
 #include "jump_label.h"
 #include "trace.h"
+#include "time.h"
+#include "asm/csr.h"
 #include "asm/insn.h"
 
 static u16 site(const struct jump_entry *e)
@@ -62,6 +66,60 @@ static void hooks_are_nops_when_off(struct kunit *t)
 	check_sites(t, &trace_irqflags_key, false);
 	check_sites(t, &trace_preempt_key, false);
 	KUNIT_EXPECT_TRUE(t, global_trace.max_buffer == NULL);
+}
+
+/* ---- in an instance ------------------------------------------------------ */
+
+#define SECTION_US	200
+
+static void irqs_off_for(unsigned long us)
+{
+	unsigned long flags = local_irq_save();
+	u64 start = rdtime();
+
+	while (rdtime() - start < (u64)us * timebase_freq / 1000000)
+		cpu_relax();
+	local_irq_restore(flags);
+}
+
+static bool runs(struct trace_array *tr, const char *tracer)
+{
+	return !strcmp(tr->current_trace->name, tracer);
+}
+
+/*
+ * EBUSY for an array while another runs a latency tracer, which it
+ * keeps; the instance's section counts in its maximum alone.
+ */
+static void instance_latency_tracer_one_at_a_time(struct kunit *t)
+{
+	struct trace_array *tr = trace_array_get_by_name("selftest_lat");
+	unsigned long top_max;
+
+	tracing_selftest_need_defaults(t);
+	if (!tr)
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(&global_trace, "irqsoff"), 0);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(tr, "irqsoff"), -EBUSY);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(tr, "preemptoff"), -EBUSY);
+	KUNIT_EXPECT_TRUE(t, runs(tr, "nop") && runs(&global_trace, "irqsoff"));
+	KUNIT_EXPECT_TRUE(t, tr->max_buffer == NULL);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(&global_trace, "nop"), 0);
+	top_max = global_trace.max_latency;
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(tr, "irqsoff"), 0);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(&global_trace, "preemptoff"),
+			-EBUSY);
+	WRITE_ONCE(tr->max_latency, 0);
+	irqs_off_for(SECTION_US);
+	KUNIT_EXPECT_TRUE(t, READ_ONCE(tr->max_latency) >=
+			     SECTION_US * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(t, global_trace.max_latency, top_max);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(tr, "nop"), 0);
+	KUNIT_EXPECT_TRUE(t, tr->max_buffer == NULL);
+	trace_array_put(tr);
+	KUNIT_EXPECT_EQ(t, trace_array_destroy(tr), 0);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(&global_trace, "irqsoff"), 0);
+	KUNIT_EXPECT_EQ(t, tracing_set_tracer(&global_trace, "nop"), 0);
 }
 
 /* ---- the swap under load ------------------------------------------------- */
@@ -246,5 +304,6 @@ static void max_swap_waits_for_readers(struct kunit *t)
 
 SELFTEST_SUITE(latency,
 	KUNIT_CASE(hooks_are_nops_when_off),
+	KUNIT_CASE(instance_latency_tracer_one_at_a_time),
 	KUNIT_CASE(max_swap_under_load),
 	KUNIT_CASE(max_swap_waits_for_readers));

@@ -253,7 +253,7 @@ static void max_view_put(struct trace_array *tr, struct trace_array *view)
 
 /*
  * Free an iterator, and the view of the max trace it read: its tr is a
- * copy then, not the top level or an instance (which outlive it).
+ * copy then, of max_of (the top level or an instance, which outlive it).
  */
 static void tracing_release_iter(struct trace_iterator *iter)
 {
@@ -287,8 +287,9 @@ static void skip_before_section(struct trace_iterator *iter)
 /* `trace`: the header now, the events as they are read. */
 static int __tracing_open(struct inode *inode, struct file *file)
 {
-	struct trace_iterator *iter = alloc_iter_tr(trace_array_of_inode(inode),
-						    inode_cpu(inode), false);
+	struct trace_array *tr = trace_array_of_inode(inode);
+	struct trace_iterator *iter = alloc_iter_tr(tr, inode_cpu(inode),
+						    false);
 
 	if (!iter)
 		return -ENOMEM;
@@ -310,10 +311,10 @@ static int __tracing_open(struct inode *inode, struct file *file)
 	if (ring_buffer_overruns(iter->tr->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
 	if (iter->trace_flags & TRACE_ITER_PAUSE)
-		tracing_stop_tr(&global_trace);
+		tracing_stop_tr(tr);
 	if (open_buffer_iters(iter)) {
 		if (iter->trace_flags & TRACE_ITER_PAUSE)
-			tracing_start_tr(&global_trace);
+			tracing_start_tr(tr);
 		tracing_release_iter(iter);
 		return -ENOMEM;
 	}
@@ -355,7 +356,7 @@ static int tracing_release(struct inode *inode, struct file *file)
 	if (!iter)
 		return 0;
 	if (!iter->consume && (iter->trace_flags & TRACE_ITER_PAUSE))
-		tracing_start_tr(&global_trace);
+		tracing_start_tr(iter->max_of ? iter->max_of : iter->tr);
 	tracing_release_iter(iter);
 	return 0;
 }

@@ -5,11 +5,14 @@
  * array, replaced whole on each write; the callback asks the lists
  * only when the CPU runs another task than last time
  * (ftrace_pid_ignored in trace.h), much as Linux decides once per
- * context switch. The fast paths look at function_pids alone: with
- * only notrace pids it is trace_pid_every, which takes every pid.
- * With the function-fork option, the top level's lists follow tasks:
- * a listed task's child joins its list, and a task leaves it when it
- * is reaped (Linux's ftrace_pid_follow_fork).
+ * context switch. Each trace array keeps its own answers, as Linux
+ * keeps ftrace_ignore_pid in each array's per-CPU data: two arrays
+ * with different lists ask about the same task. The fast paths look
+ * at function_pids alone: with only notrace pids it is
+ * trace_pid_every, which takes every pid. With the function-fork
+ * option, the top level's lists follow tasks: a listed task's child
+ * joins its list, and a task leaves it when it is reaped (Linux's
+ * ftrace_pid_follow_fork).
  */
 #include "kernel.h"
 #include "string.h"
@@ -32,20 +35,27 @@ static struct trace_pid_list trace_pid_every;
 /* Orders function-fork's copies of a list with a write's swap. */
 static DEFINE_SPINLOCK(pid_fork_lock);
 
-struct ftrace_pid_cache *ftrace_pid_cache;
+static size_t pid_cache_size(void)
+{
+	return trace_nr_cpus() * sizeof(struct ftrace_pid_cache);
+}
 
-/* One cache per CPU of the trace buffer, each empty. */
-int ftrace_pid_cache_init(void)
+/* The array's cache, one line per CPU of the trace buffer, each empty. */
+int ftrace_pid_cache_alloc(struct trace_array *tr)
 {
 	int cpu;
 
-	ftrace_pid_cache = kzalloc_cacheline(trace_nr_cpus() *
-					     sizeof(*ftrace_pid_cache));
-	if (!ftrace_pid_cache)
+	tr->pid_cache = kzalloc_cacheline(pid_cache_size());
+	if (!tr->pid_cache)
 		return -ENOMEM;
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-		ftrace_pid_cache[cpu].pid = -1;
+		tr->pid_cache[cpu].pid = -1;
 	return 0;
+}
+
+void ftrace_pid_cache_free(struct trace_array *tr)
+{
+	kfree_cacheline(tr->pid_cache, pid_cache_size());
 }
 
 bool trace_pid_list_is_set(struct trace_pid_list *list, int pid)
@@ -171,7 +181,7 @@ static void pid_list_install(struct trace_array *tr,
 	local_irq_restore(flags);
 	synchronize_sched();
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
-		WRITE_ONCE(ftrace_pid_cache[cpu].pid, -1);
+		WRITE_ONCE(tr->pid_cache[cpu].pid, -1);
 	trace_pid_list_free(old);
 }
 

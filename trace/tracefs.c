@@ -101,10 +101,13 @@ static int tracing_thresh_store(char *buf, struct file *file, long data)
 	return ret ? ret : tracing_set_thresh(&global_trace, usecs);
 }
 
-/* The latency tracers' maximum, in us (Linux's tracing_max_lat_read). */
+/*
+ * A latency tracer's maximum in this array, in us (Linux's
+ * tracing_max_lat_read).
+ */
 static void tracing_max_latency_show(struct seq_buf *s, long data)
 {
-	seq_printf(s, "%lu\n", READ_ONCE(global_trace.max_latency) / 1000);
+	seq_printf(s, "%lu\n", READ_ONCE(data_tr(data)->max_latency) / 1000);
 }
 
 static int tracing_max_latency_store(char *buf, struct file *file, long data)
@@ -113,7 +116,7 @@ static int tracing_max_latency_store(char *buf, struct file *file, long data)
 	int ret = kstrtoul(buf, 10, &usecs);
 
 	if (!ret)
-		WRITE_ONCE(global_trace.max_latency, usecs * NSEC_PER_USEC);
+		WRITE_ONCE(data_tr(data)->max_latency, usecs * NSEC_PER_USEC);
 	return ret;
 }
 
@@ -442,7 +445,8 @@ static int trace_marker_store(char *buf, struct file *file, long data)
 static ssize_t tracing_mark_raw_fop_write(struct file *file, const char *buf,
 					  size_t n)
 {
-	return tracing_mark_raw_write(&global_trace, buf, n);
+	return tracing_mark_raw_write(trace_array_of_inode(file->inode), buf,
+				      n);
 }
 
 /* Each write is one event, so not a simple file, which joins them. */
@@ -607,6 +611,10 @@ void init_tracer_tracefs(struct trace_array *tr, struct inode *dir)
 	create_simple(dir, "buffer_percent", buffer_percent_show,
 		      buffer_percent_store, data);
 	create_simple(dir, "timestamp_mode", timestamp_mode_show, NULL, 0);
+	tracing_err_log_create_file(tr, dir);
+	tracing_cpumask_init(tr, dir);
+	create_simple(dir, "tracing_max_latency", tracing_max_latency_show,
+		      tracing_max_latency_store, data);
 	tracefs_mkdir_filled(tr, dir, "options", populate_options);
 	tracefs_mkdir_filled(tr, dir, "per_cpu", populate_per_cpu);
 	ftrace_create_tr_files(tr, dir);
@@ -622,8 +630,6 @@ void trace_create_files(struct inode *dir)
 	create_simple(dir, "README", readme_show, NULL, 0);
 	create_simple(dir, "tracing_thresh", tracing_thresh_show,
 		      tracing_thresh_store, 0);
-	create_simple(dir, "tracing_max_latency", tracing_max_latency_show,
-		      tracing_max_latency_store, 0);
 	create_simple(dir, "max_graph_depth", max_graph_depth_show,
 		      simple_store_ulong, (long)ftrace_graph_set_max_depth);
 	create_simple(dir, "printk_formats", printk_formats_show, NULL, 0);
@@ -638,5 +644,4 @@ void trace_create_files(struct inode *dir)
 	ftrace_profile_tracefs(dir);
 	stack_trace_init(dir);
 	trace_instances_create_dir(dir);
-	tracing_cpumask_init(dir);
 }

@@ -2,8 +2,9 @@
 (shared/reference/linux-6.1/q-d-instances.txt): mkdir and its errnos,
 `ls` of an instance against the reference with each difference named,
 two instances tracing different functions beside the top level, events
-enabled in an instance going to its buffer only, tracing_on and
-trace_marker per instance, an instance's own snapshot, and rmdir
+enabled in an instance going to its buffer only, tracing_on,
+trace_marker, trace_marker_raw, tracing_cpumask, error_log and
+set_ftrace_pid per instance, an instance's own snapshot, and rmdir
 refused while trace_pipe is open."""
 
 import re
@@ -21,13 +22,9 @@ trace_marker free_buffer buffer_total_size_kb buffer_size_kb trace_pipe
 trace trace_options tracing_cpumask current_tracer available_tracers
 set_event_notrace_pid set_event_pid events set_event'''.split()
 
-# Not in an instance here, and why (docs/tracefs.md, Instances).
-ABSENT = {
-    # the top level's only here: one error log, one CPU mask
-    'error_log', 'tracing_cpumask',
-    # the latency tracers', which instances do not run here
-    'tracing_max_latency',
-}
+# Not in an instance here, and why (docs/tracefs.md, Instances): none
+# of the reference's files is missing now.
+ABSENT = set()
 
 FN = re.compile(r'^ +\S+-\d+ +\[\d{3}\] \S{5} +\d+\.\d{6}: (\S+) <-(\S+)$')
 
@@ -67,8 +64,10 @@ def test_mkdir_errnos_and_ls(k):
     want = sorted(set(LINUX_INSTANCE) - ABSENT)
     k.check(k.run(f'ls {T}/{I}/foo'), ''.join(n + '\n' for n in want))
     k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
-    # 6.1 lists its latency tracers too; here function and nop only
-    k.check(cat(k, f'{I}/foo/available_tracers'), 'function nop\n')
+    # 6.1's (q-d-instances) lists wakeup_dl wakeup_rt wakeup irqsoff
+    # function nop: it has no preempt tracers, this kernel no wakeup ones
+    k.check(cat(k, f'{I}/foo/available_tracers'),
+            'preemptirqsoff preemptoff irqsoff function nop\n')
     k.check(write(k, f'{I}/foo/current_tracer', 'function_graph'), EINVAL)
     k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
     k.check(k.run(f'ls {T}/{I}/foo/per_cpu/cpu1'),
@@ -153,6 +152,9 @@ def test_tracing_on_and_marker_per_instance(k):
     write(k, f'{I}/foo/trace_marker', 'in-foo')
     lines = trace_lines(k, f'{I}/foo/trace')
     assert lines[-1].endswith(': tracing_mark_write: in-foo'), lines
+    k.check(k.run(r"echo -n '*AAA' > " f'{T}/{I}/foo/trace_marker_raw'), '')
+    lines = trace_lines(k, f'{I}/foo/trace')
+    assert lines[-1].endswith(': # 4141412a buf:' + ' 00' * 16), lines
     k.check(trace_lines(k, 'trace'), [])
     clean(k)
 
@@ -215,4 +217,92 @@ def test_snapshot_per_instance(k):
     k.check(write(k, f'{I}/foo/snapshot', '1'), '')
     k.check(rmdir(k, 'foo'), '')
     k.check(k.run('free'), free_before)
+
+
+def test_pid_filters_per_instance(k):
+    """The top level traces only the shell's pid, foo only another: each
+    array answers for itself, though both ask on the same CPU for the
+    same task (a cache of the answer shared by the arrays would give
+    one of them the other's)."""
+    clean(k)
+    sh = k.run('echo $$').strip()
+    other = str(int(sh) + 1000)
+    mkdir(k, 'foo')
+    for d, pid in (('', sh), (f'{I}/foo/', other)):
+        write(k, d + 'set_ftrace_filter', 'vfs_open')
+        write(k, d + 'set_ftrace_pid', pid)
+        write(k, d + 'current_tracer', 'function')
+    for _ in range(2):
+        k.run('cat /proc/meminfo > /dev/null')
+    write(k, 'tracing_on', '0')
+    write(k, f'{I}/foo/tracing_on', '0')
+    top = functions(k, 'trace')
+    assert top and {f for f, _ in top} == {'vfs_open'}, k.tail()
+    assert not functions(k, f'{I}/foo/trace'), k.tail()
+    # and the other way round
+    write(k, 'set_ftrace_pid', other)
+    write(k, f'{I}/foo/set_ftrace_pid', sh)
+    for d in ('', f'{I}/foo/'):
+        write(k, d + 'trace', '')
+        write(k, d + 'tracing_on', '1')
+    for _ in range(2):
+        k.run('cat /proc/meminfo > /dev/null')
+    write(k, 'tracing_on', '0')
+    write(k, f'{I}/foo/tracing_on', '0')
+    assert functions(k, f'{I}/foo/trace'), k.tail()
+    assert not functions(k, 'trace'), k.tail()
+    clean(k)
+
+
+EVENT_CPU = re.compile(r'^ +\S+-\d+ +\[(\d{3})\] ')
+
+
+def cpus_of(k, name):
+    return {m[1] for m in map(EVENT_CPU.match, trace_lines(k, name)) if m}
+
+
+def test_tracing_cpumask_per_instance(k):
+    """foo records CPU 0's ticks only, the top level both CPUs': each
+    array's mask stops its own buffer, no other."""
+    clean(k)
+    mkdir(k, 'foo')
+    k.check(cat(k, f'{I}/foo/tracing_cpumask'), '3\n')
+    write(k, f'{I}/foo/tracing_cpumask', '1')
+    k.check(cat(k, f'{I}/foo/tracing_cpumask'), '1\n')
+    k.check(cat(k, 'tracing_cpumask'), '3\n')
+    for d in ('', f'{I}/foo/'):
+        write(k, d + 'set_ftrace_filter', 'scheduler_tick')
+        write(k, d + 'current_tracer', 'function')
+    k.run('sleep 1')
+    for d in ('', f'{I}/foo/'):
+        write(k, d + 'tracing_on', '0')
+    k.check(cpus_of(k, f'{I}/foo/trace'), {'000'})
+    k.check(cpus_of(k, 'trace'), {'000', '001'})
+    # a bad mask changes nothing
+    k.check(write(k, f'{I}/foo/tracing_cpumask', 'x'), EINVAL)
+    k.check(cat(k, f'{I}/foo/tracing_cpumask'), '1\n')
+    clean(k)
+
+
+def test_error_log_per_instance(k):
+    """A filter error in foo's event goes to foo's error_log, not the
+    top level's; `echo > error_log` empties foo's alone."""
+    clean(k)
+    write(k, 'error_log', '')
+    mkdir(k, 'foo')
+    ev = f'{I}/foo/events/sched/sched_switch/filter'
+    k.check(write(k, ev, "'nosuch == 1'"), EINVAL)
+    assert re.fullmatch(
+        r'\[ +\d+\.\d{6}\] event filter parse error: error: Field not found\n'
+        r'  Command: nosuch == 1\n {18}\^\n',
+        cat(k, f'{I}/foo/error_log')), k.tail()
+    k.check(cat(k, 'error_log'), '')
+    k.check(write(k, 'events/sched/sched_switch/filter', "'nosuch == 2'"),
+            EINVAL)
+    k.check(len(cat(k, 'error_log').splitlines()), 3)
+    write(k, f'{I}/foo/error_log', '')
+    k.check(cat(k, f'{I}/foo/error_log'), '')
+    k.check(len(cat(k, 'error_log').splitlines()), 3)
+    write(k, 'error_log', '')
+    write(k, 'events/sched/sched_switch/filter', '0')
     clean(k)

@@ -162,6 +162,11 @@ void *kzalloc_cacheline(size_t size)
 	return p ? memset(p, 0, size) : NULL;
 }
 
+void kfree_cacheline(const void *p, size_t size)
+{
+	free((void *)p);
+}
+
 unsigned long vfs_nr_alloc_failures;
 
 unsigned long ftrace_nr_pages(void)
@@ -428,7 +433,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	static bool registered;
 
 	if (!registered) {
-		FUZZ_CHECK(!ftrace_pid_cache_init());
+		FUZZ_CHECK(!ftrace_pid_cache_alloc(&global_trace));
 		FUZZ_CHECK(!register_ftrace_command(&traceoff_cmd));
 		FUZZ_CHECK(!register_ftrace_command(&stacktrace_cmd));
 		FUZZ_CHECK(register_ftrace_command(&traceoff_cmd) == -EBUSY);

@@ -31,6 +31,11 @@ void *kzalloc_cacheline(size_t size)
 	return p ? memset(p, 0, size) : NULL;
 }
 
+void kfree_cacheline(const void *p, size_t size)
+{
+	free((void *)p);
+}
+
 void *kmalloc(size_t size)
 {
 	if (fail_after == 0)
@@ -161,12 +166,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	bool append, fail, valid;
 	char *text;
 	int ret;
-	static bool cache_made;
+	static struct trace_array cache_owner;
 
-	if (!cache_made) {
-		FUZZ_CHECK(!ftrace_pid_cache_init());
-		cache_made = true;
-	}
+	/* One array's cache, made once, serves every input's array. */
+	if (!cache_owner.pid_cache)
+		FUZZ_CHECK(!ftrace_pid_cache_alloc(&cache_owner));
+	tr.pid_cache = cache_owner.pid_cache;
 
 	while (in.n) {
 		u8 how = fuzz_u8(&in);
