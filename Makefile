@@ -67,6 +67,10 @@ LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
 # literal, as Linux's DYNAMIC_FTRACE_WITH_CALL_OPS (asm/ftrace.h).
 ifeq ($(FTRACE),patchable)
 TRACE_FLAGS := -fpatchable-function-entry=6,4 -falign-functions=8
+# scripts/sorttable.py makes those two c.nop one nop at build time, 8
+# bytes (the ops literal, FTRACE_OPS_LITERAL_SIZE) after each entry of
+# the table it sorts; ftrace_init then only checks them.
+SORTTABLE_FLAGS := --nop 8
 else ifneq ($(filter mcount static,$(FTRACE)),)
 TRACE_FLAGS := -pg
 else
@@ -209,9 +213,10 @@ $(B)/kallsyms0.o $(B)/kallsyms.o: %.o: %.c include/kallsyms.h
 # scripts/check_layers.py fails the build on a call up the layers.
 $(B)/kernel.elf: $(OBJS) $(OBJS_FILE) $(B)/kallsyms.o linker.ld \
 		 scripts/checkelf.py scripts/check_layers.py \
-		 $(RECORDMCOUNT)
+		 scripts/sorttable.py $(RECORDMCOUNT)
 	$(CC) $(LDFLAGS) $(OBJS) $(B)/kallsyms.o -o $@ -lgcc \
 		-Wl,-Map,$(B)/kernel.map -Wl,--cref
+	$(PYTHON) scripts/sorttable.py $(SORTTABLE_FLAGS) $@
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(PYTHON) scripts/checkelf.py $(B)/kernel.pass1.nm $(B)/kernel.sym
 	$(PYTHON) scripts/check_layers.py $(B)/kernel.map

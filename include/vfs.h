@@ -80,6 +80,7 @@ struct inode_operations {
 struct inode {
 	char name[NAME_MAX];
 	unsigned int mode;		/* S_IFDIR or S_IFREG | permission bits */
+	u8 name_len;			/* strlen(name): find_child's first test */
 	struct inode *parent;
 	struct list_head children;	/* of a directory */
 	struct list_head sibling;

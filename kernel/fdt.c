@@ -28,8 +28,8 @@ struct fdt_header {
 /* What one node said, gathered until its END_NODE. */
 struct node {
 	const char *name;
-	const char *compatible;		/* a string list */
-	u32 compat_len;
+	bool chosen;			/* /chosen itself */
+	u8 devices;			/* enum device bits its compatible names */
 	const char *device_type;
 	const u8 *reg;
 	u32 reg_len;
@@ -41,12 +41,66 @@ struct node {
 
 struct boot_info boot_info;
 
+/* The properties read, by name; a blob names each by its offset. */
+enum prop_id {
+	PROP_OTHER, PROP_COMPATIBLE, PROP_DEVICE_TYPE, PROP_REG,
+	PROP_RISCV_ISA, PROP_MMU_TYPE, PROP_INTERRUPTS, PROP_STATUS,
+	PROP_ADDRESS_CELLS, PROP_SIZE_CELLS, PROP_TIMEBASE, PROP_BOOTARGS,
+	PROP_INITRD_START, PROP_INITRD_END, NR_PROP_IDS
+};
+
+static const char *const prop_names[NR_PROP_IDS] = {
+	[PROP_COMPATIBLE] = "compatible",
+	[PROP_DEVICE_TYPE] = "device_type",
+	[PROP_REG] = "reg",
+	[PROP_RISCV_ISA] = "riscv,isa",
+	[PROP_MMU_TYPE] = "mmu-type",
+	[PROP_INTERRUPTS] = "interrupts",
+	[PROP_STATUS] = "status",
+	[PROP_ADDRESS_CELLS] = "#address-cells",
+	[PROP_SIZE_CELLS] = "#size-cells",
+	[PROP_TIMEBASE] = "timebase-frequency",
+	[PROP_BOOTARGS] = "bootargs",
+	[PROP_INITRD_START] = "linux,initrd-start",
+	[PROP_INITRD_END] = "linux,initrd-end",
+};
+
+/* The devices a node's compatible list may name. */
+enum device {
+	DEV_UART = 1, DEV_PLIC = 2, DEV_TEST = 4, DEV_VIRTIO_MMIO = 8,
+};
+
+static const struct {
+	const char *name;
+	u8 device;
+} compatibles[] = {
+	{ "ns16550a", DEV_UART },
+	{ "riscv,plic0", DEV_PLIC },
+	{ "sifive,plic-1.0.0", DEV_PLIC },
+	{ "sifive,test0", DEV_TEST },
+	{ "virtio,mmio", DEV_VIRTIO_MMIO },
+};
+
+/*
+ * Names already classified, by their offset in the strings block: dtc
+ * and QEMU store each name once, so a blob's hundred properties need
+ * some thirty string compares instead of one or more each. A slot
+ * holds the offset plus one, so the zeroed cache matches nothing.
+ */
+#define NAME_CACHE_SLOTS	64
+
+struct name_cache {
+	u32 off_plus1[NAME_CACHE_SLOTS];
+	u8 id[NAME_CACHE_SLOTS];
+};
+
 /* The structure block being walked, and the strings block it names. */
 struct cursor {
 	const u8 *p, *end;
 	const char *strings;
 	u32 strings_size;
 	bool strings_end;		/* the block ends in a NUL */
+	struct name_cache names;
 };
 
 static u32 be32(const void *p)
@@ -71,64 +125,105 @@ static bool is_string(const void *val, u32 len)
 	return len && ((const char *)val)[len - 1] == 0;
 }
 
-/* Without a compatible, s is NULL: even NULL + 0 is undefined in C. */
-static bool compatible_with(const struct node *n, const char *want)
+/* The devices a compatible string list names (val ends in a NUL). */
+static u8 compatible_devices(const char *s, u32 len)
 {
-	const char *s = n->compatible, *end;
+	const char *end = s + len;
+	u8 devices = 0;
+	size_t i;
 
-	if (!s)
-		return false;
-	end = s + n->compat_len;
-	while (s < end) {
-		if (s[0] == want[0] && !strcmp(s, want))
-			return true;
-		s += strlen(s) + 1;
-	}
-	return false;
+	for (; s < end; s += strlen(s) + 1)
+		for (i = 0; i < ARRAY_SIZE(compatibles); i++)
+			if (s[0] == compatibles[i].name[0] &&
+			    !strcmp(s, compatibles[i].name))
+				devices |= compatibles[i].device;
+	return devices;
 }
 
-/*
- * A name is compared only with the wanted names of its first letter:
- * boot spent a tenth of its instructions comparing each with all.
- */
-static void prop(struct node *n, const char *name, const void *val, u32 len)
+static enum prop_id classify(const char *name)
 {
-	switch (name[0]) {
-	case 'c':
-		if (!strcmp(name, "compatible") && is_string(val, len)) {
-			n->compatible = val;
-			n->compat_len = len;
-		}
+	int id;
+
+	for (id = PROP_OTHER + 1; id < NR_PROP_IDS; id++)
+		if (name[0] == prop_names[id][0] && !strcmp(name, prop_names[id]))
+			return id;
+	return PROP_OTHER;
+}
+
+static enum prop_id prop_id(struct cursor *c, u32 nameoff)
+{
+	unsigned int slot = (nameoff ^ nameoff >> 6) % NAME_CACHE_SLOTS;
+
+	if (c->names.off_plus1[slot] != nameoff + 1) {
+		c->names.off_plus1[slot] = nameoff + 1;
+		c->names.id[slot] = classify(c->strings + nameoff);
+	}
+	return c->names.id[slot];
+}
+
+/* The initrd's bounds are one or two cells, as QEMU writes either. */
+static bool cells_len(u32 len)
+{
+	return len == 4 || len == 8;
+}
+
+static void prop(struct boot_info *bi, struct node *n, enum prop_id id,
+		 const void *val, u32 len)
+{
+	switch (id) {
+	case PROP_COMPATIBLE:
+		if (is_string(val, len))
+			n->devices = compatible_devices(val, len);
 		break;
-	case 'd':
-		if (!strcmp(name, "device_type") && is_string(val, len))
+	case PROP_DEVICE_TYPE:
+		if (is_string(val, len))
 			n->device_type = val;
 		break;
-	case 'r':
-		if (!strcmp(name, "reg")) {
-			n->reg = val;
-			n->reg_len = len;
-		} else if (!strcmp(name, "riscv,isa") && is_string(val, len)) {
-			n->isa = val;
-		}
+	case PROP_REG:
+		n->reg = val;
+		n->reg_len = len;
 		break;
-	case 'm':
-		if (!strcmp(name, "mmu-type") && is_string(val, len))
+	case PROP_RISCV_ISA:
+		if (is_string(val, len))
+			n->isa = val;
+		break;
+	case PROP_MMU_TYPE:
+		if (is_string(val, len))
 			n->mmu_type = val;
 		break;
-	case 'i':
-		if (!strcmp(name, "interrupts") && len >= 4)
+	case PROP_INTERRUPTS:
+		if (len >= 4)
 			n->irq = be32(val);
 		break;
-	case 's':
-		if (!strcmp(name, "status") && is_string(val, len))
+	case PROP_STATUS:
+		if (is_string(val, len))
 			n->disabled = strcmp(val, "okay") && strcmp(val, "ok");
 		break;
-	case '#':
-		if (!strcmp(name, "#address-cells") && len == 4)
+	case PROP_ADDRESS_CELLS:
+		if (len == 4)
 			n->addr_cells = be32(val);
-		else if (!strcmp(name, "#size-cells") && len == 4)
+		break;
+	case PROP_SIZE_CELLS:
+		if (len == 4)
 			n->size_cells = be32(val);
+		break;
+	case PROP_TIMEBASE:
+		if (len == 4)
+			bi->timebase = be32(val);
+		break;
+	case PROP_BOOTARGS:
+		if (n->chosen && is_string(val, len))
+			strlcpy(bi->bootargs, val, sizeof(bi->bootargs));
+		break;
+	case PROP_INITRD_START:
+		if (n->chosen && cells_len(len))
+			bi->initrd_start = read_cells(val, len / 4);
+		break;
+	case PROP_INITRD_END:
+		if (n->chosen && cells_len(len))
+			bi->initrd_end = read_cells(val, len / 4);
+		break;
+	default:
 		break;
 	}
 }
@@ -169,15 +264,14 @@ static void node_done(struct boot_info *bi, const struct node *n,
 	} else if (n->device_type && !strcmp(n->device_type, "cpu")) {
 		if (!n->disabled && bi->nr_harts < NR_CPUS)
 			add_hart(bi, n, addr);
-	} else if (compatible_with(n, "ns16550a") && !bi->uart_base) {
+	} else if ((n->devices & DEV_UART) && !bi->uart_base) {
 		bi->uart_base = addr;
 		bi->uart_irq = n->irq;
-	} else if (compatible_with(n, "riscv,plic0") ||
-		   compatible_with(n, "sifive,plic-1.0.0")) {
+	} else if (n->devices & DEV_PLIC) {
 		bi->plic_base = addr;
-	} else if (compatible_with(n, "sifive,test0")) {
+	} else if (n->devices & DEV_TEST) {
 		bi->test_base = addr;
-	} else if (compatible_with(n, "virtio,mmio") &&
+	} else if ((n->devices & DEV_VIRTIO_MMIO) &&
 		   bi->nr_virtio_mmio < VIRTIO_MMIO_MAX) {
 		bi->virtio_mmio[bi->nr_virtio_mmio].base = addr;
 		bi->virtio_mmio[bi->nr_virtio_mmio++].irq = n->irq;
@@ -194,7 +288,8 @@ static bool advance(struct cursor *c, size_t n)
 	return true;
 }
 
-static int begin_node(struct cursor *c, struct node *n)
+/* Depth 1 is the root node, so its child /chosen is at depth 2. */
+static int begin_node(struct cursor *c, struct node *n, int depth)
 {
 	size_t len = strnlen((const char *)c->p, c->end - c->p);
 
@@ -204,19 +299,8 @@ static int begin_node(struct cursor *c, struct node *n)
 	n->name = (const char *)c->p;
 	n->addr_cells = 2;
 	n->size_cells = 1;
+	n->chosen = depth == 2 && !strcmp(n->name, "chosen");
 	return advance(c, len + 1) ? 0 : -EINVAL;
-}
-
-/* The initrd's bounds are one or two cells, as QEMU writes either. */
-static void chosen_prop(struct boot_info *bi, const char *name,
-			const u8 *val, u32 len)
-{
-	if (!strcmp(name, "bootargs") && is_string(val, len))
-		strlcpy(bi->bootargs, (const char *)val, sizeof(bi->bootargs));
-	else if (!strcmp(name, "linux,initrd-start") && (len == 4 || len == 8))
-		bi->initrd_start = read_cells(val, len / 4);
-	else if (!strcmp(name, "linux,initrd-end") && (len == 4 || len == 8))
-		bi->initrd_end = read_cells(val, len / 4);
 }
 
 /* A property: its value lies in the block, its name in the strings. */
@@ -224,7 +308,6 @@ static int property(struct cursor *c, struct node *stack, int depth,
 		    struct boot_info *bi)
 {
 	u32 len, nameoff;
-	const char *name;
 	const u8 *val;
 
 	if (c->end - c->p < 8)
@@ -239,13 +322,7 @@ static int property(struct cursor *c, struct node *stack, int depth,
 		return -EINVAL;
 	if (!advance(c, 8) || !advance(c, len))
 		return -EINVAL;
-	name = c->strings + nameoff;
-	prop(&stack[depth], name, val, len);
-	/* Depth 1 is the root node, so its child /chosen is at depth 2. */
-	if (depth == 2 && !strcmp(stack[2].name, "chosen"))
-		chosen_prop(bi, name, val, len);
-	if (name[0] == 't' && !strcmp(name, "timebase-frequency") && len == 4)
-		bi->timebase = be32(val);
+	prop(bi, &stack[depth], prop_id(c, nameoff), val, len);
 	return 0;
 }
 
@@ -264,7 +341,7 @@ static int walk(struct cursor *c, struct boot_info *bi)
 		if (tok == FDT_BEGIN_NODE) {
 			if (++depth > MAX_DEPTH)
 				return -EINVAL;
-			err = begin_node(c, &stack[depth]);
+			err = begin_node(c, &stack[depth], depth);
 		} else if (tok == FDT_END_NODE) {
 			if (depth < 1)
 				return -EINVAL;
@@ -318,6 +395,7 @@ int fdt_parse(const void *dtb, struct boot_info *bi)
 	c.strings_size = fdt_hdr(dtb, size_dt_strings);
 	/* Then every name in it ends in it: no need to look at each. */
 	c.strings_end = c.strings_size && !c.strings[c.strings_size - 1];
+	memset(&c.names, 0, sizeof(c.names));
 	return walk(&c, bi);
 }
 

@@ -1,9 +1,10 @@
 /*
  * ftrace.c: the core of dynamic ftrace (Linux's kernel/trace/ftrace.c).
  *
- *  - ftrace_init walks the record table the linker gathered, keeps one
- *    struct dyn_ftrace per site, sorted by ip, and turns each site into
- *    its disabled form (ftrace_init_nop).
+ *  - ftrace_init walks the record table the linker gathered and
+ *    scripts/sorttable.py sorted by ip, keeps one struct dyn_ftrace per
+ *    site, and checks or makes each site's disabled form
+ *    (ftrace_init_nop).
  *  - ftrace_ops are kept on ftrace_ops_list, ending in ftrace_list_end.
  *    update_ftrace_function picks what ftrace_call calls: ftrace_stub,
  *    the only ops' function directly, or ftrace_ops_list_func.
@@ -101,20 +102,6 @@ static void ftrace_bug(int err, struct dyn_ftrace *rec)
 	rec->flags |= FTRACE_FL_DISABLED;
 }
 
-/* Sort by ip; the linker's table is almost sorted, so this is linear. */
-static void sort_records(struct dyn_ftrace *r, unsigned long n)
-{
-	unsigned long i, j;
-
-	for (i = 1; i < n; i++) {
-		struct dyn_ftrace tmp = r[i];
-
-		for (j = i; j > 0 && r[j - 1].ip > tmp.ip; j--)
-			r[j] = r[j - 1];
-		r[j] = tmp;
-	}
-}
-
 /*
  * Describe the array as Linux's list of ftrace_pages. A list cut short
  * would hide records from ftrace_for_each_rec, so no memory is fatal,
@@ -138,6 +125,11 @@ static void link_pages(void)
 	}
 }
 
+/*
+ * The table was sorted at build time (Linux's
+ * CONFIG_BUILDTIME_MCOUNT_SORT): ftrace_lookup_ip's binary search would
+ * miss sites of a table out of order, so the copy checks the order.
+ */
 static void ftrace_process_locs(void)
 {
 	unsigned long *loc = __start_mcount_loc, i;
@@ -151,17 +143,22 @@ static void ftrace_process_locs(void)
 	if (!records)
 		panic("ftrace: no memory for %lu records", nr_records);
 	for (i = 0; i < nr_records; i++) {
+		if (i && loc[i] <= loc[i - 1])
+			panic("ftrace: record table not sorted at %#lx",
+			      loc[i]);
 		records[i].ip = ftrace_call_adjust(loc[i]);
 		records[i].flags = 0;
 	}
-	sort_records(records, nr_records);
 	link_pages();
 	rec_pending = kzalloc(BITS_TO_LONGS(nr_records) * sizeof(long));
 	if (!rec_pending)
 		panic("ftrace: no memory for %lu records", nr_records);
 }
 
-/* Turn every site into its disabled form (Linux's ftrace_update_code). */
+/*
+ * Every site into its disabled form (Linux's ftrace_update_code): under
+ * -pg written here, in the default build only checked (sorttable.py).
+ */
 static void ftrace_update_code(void)
 {
 	unsigned long i;

@@ -261,7 +261,8 @@ static void ftrace_profile_alloc_cpu(struct ftrace_profile_stat *stat)
 	/* At least one: FTRACE=none has no sites at all. */
 	stat->nr_records = max(ftrace_nr_records(), 1UL);
 	stat->hash = kzalloc(FTRACE_PROFILE_HASH_SIZE * sizeof(*stat->hash));
-	stat->records = kzalloc(stat->nr_records * sizeof(*stat->records));
+	/* Not zeroed here: none is read below used, and enabling resets. */
+	stat->records = kmalloc(stat->nr_records * sizeof(*stat->records));
 	if (!stat->hash || !stat->records)
 		panic("ftrace: no memory for the profiler's records");
 }

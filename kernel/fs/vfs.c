@@ -35,21 +35,35 @@ static struct inode *alloc_inode(const char *name, size_t len,
 	if (!inode)
 		return NULL;
 	memcpy(inode->name, name, len);
+	inode->name_len = len;
 	inode->mode = mode;
 	INIT_LIST_HEAD(&inode->children);
 	INIT_LIST_HEAD(&inode->sibling);
 	return inode;
 }
 
+/* name's length, or NAME_MAX (never valid) if it holds a '/': one pass. */
+static size_t name_len(const char *name)
+{
+	size_t len;
+
+	for (len = 0; len < NAME_MAX && name[len]; len++)
+		if (name[len] == '/')
+			return NAME_MAX;
+	return len;
+}
+
+/* len: name_len's; "." and ".." name no new inode either. */
 static bool valid_name(const char *name, size_t len)
 {
-	return len && len < NAME_MAX && !strchr(name, '/') &&
+	return len && len < NAME_MAX &&
 	       (name[0] != '.' || (strcmp(name, ".") && strcmp(name, "..")));
 }
 
 /*
- * Called with tree_lock held. The first letters first: boot creates
- * about a hundred files, most of them in one directory.
+ * Called with tree_lock held. The lengths first: boot creates about a
+ * hundred files, most of them in one directory, and of those, few have
+ * the same length.
  */
 static struct inode *find_child(struct inode *dir, const char *name,
 				size_t len)
@@ -57,8 +71,7 @@ static struct inode *find_child(struct inode *dir, const char *name,
 	struct inode *child;
 
 	list_for_each_entry(child, &dir->children, sibling)
-		if (child->name[0] == name[0] &&
-		    !strncmp(child->name, name, len) && !child->name[len])
+		if (child->name_len == len && !memcmp(child->name, name, len))
 			return child;
 	return NULL;
 }
@@ -87,7 +100,7 @@ static struct inode *add_inode(struct inode *parent, const char *name,
 			       unsigned int mode)
 {
 	struct inode *inode;
-	size_t len = strnlen(name, NAME_MAX);	/* once, for three uses */
+	size_t len = name_len(name);	/* once, for three uses */
 
 	if (!parent || !S_ISDIR(parent->mode) || !valid_name(name, len))
 		return NULL;
@@ -279,7 +292,7 @@ void vfs_prune(struct inode *dir,
  */
 int vfs_rename(struct inode *inode, struct inode *dir, const char *name)
 {
-	size_t len = strlen(name);
+	size_t len = name_len(name);
 	unsigned long flags;
 	struct inode *p;
 	int err = 0;
@@ -297,6 +310,7 @@ int vfs_rename(struct inode *inode, struct inode *dir, const char *name)
 		list_del(&inode->sibling);
 		memset(inode->name, 0, sizeof(inode->name));
 		memcpy(inode->name, name, len);
+		inode->name_len = len;
 		inode->parent = dir;
 		list_add_tail(&inode->sibling, &dir->children);
 	}

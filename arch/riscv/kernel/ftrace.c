@@ -33,16 +33,13 @@ static const struct ftrace_tramp tramps[] = {
 #endif
 };
 
+#ifdef FTRACE_PG_SITES
 /* What a site holds straight from the compiler (and the linker). */
 static int site_initial_insn(unsigned long ip, u32 *insn)
 {
-#ifdef FTRACE_PG_SITES
 	return riscv_insn_jal(ip, MCOUNT_ADDR, FTRACE_SITE_LINK_REG, insn);
-#else
-	*insn = RISCV_INSN_C_NOP | RISCV_INSN_C_NOP << 16;
-	return 0;
-#endif
 }
+#endif
 
 #define INSN_LOW_HALF	0x0000ffffU
 
@@ -138,13 +135,22 @@ int ftrace_dyn_arch_init(void)
 	return 0;
 }
 
-/* Boot: the compiler's form becomes the disabled form. */
+/*
+ * Boot: the compiler's form becomes the disabled form. Under -pg that
+ * is written here. In the default build scripts/sorttable.py wrote it
+ * into the image in place of GCC's two c.nop, as objtool --mnop does on
+ * x86, so only its presence is checked: anything else is a wrong record.
+ */
 int ftrace_init_nop(struct dyn_ftrace *rec)
 {
+#ifdef FTRACE_PG_SITES
 	u32 old;
 	int ret = site_initial_insn(rec->ip, &old);
 
 	return ret ? ret : ftrace_modify_code(rec->ip, old, RISCV_INSN_NOP);
+#else
+	return riscv_insn_read(rec->ip) == RISCV_INSN_NOP ? 0 : -EINVAL;
+#endif
 }
 
 int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr)
