@@ -5,6 +5,7 @@
  * never overwrite unrelated code (ftrace_bug reports it instead).
  *
  *   site:          nop  <->  jal t0, ftrace_caller | ftrace_regs_caller
+ *                  (far:     jal t0, a veneer to either, asm/ftrace_veneer.h)
  *                  (-pg:     jal ra, ftrace_caller)
  *   site - 8:      the ops ftrace_caller calls for it (not under -pg)
  *   ftrace_call:   jal ra, <ftrace_trace_function>
@@ -110,9 +111,43 @@ static __always_inline int ftrace_modify_code(unsigned long ip, u32 old,
 	return patch_insn32((void *)ip, new);
 }
 
+#ifdef HAVE_FTRACE_VENEERS
+/*
+ * A site out of jal's reach of addr calls the veneer to addr nearest
+ * to it, in its own object's text (asm/ftrace_veneer.h); -ERANGE if
+ * that is out of reach too, or addr is no trampoline.
+ */
+static noinline int far_site_call(unsigned long ip, unsigned long addr,
+				  u32 *insn)
+{
+	unsigned long veneer;
+
+	if (addr != FTRACE_ADDR && addr != FTRACE_REGS_ADDR)
+		return -ERANGE;
+	veneer = ftrace_veneer_near(ip, addr == FTRACE_REGS_ADDR);
+	if (!veneer)
+		return -ERANGE;
+	return riscv_insn_jal(ip, veneer, FTRACE_SITE_LINK_REG, insn);
+}
+#else
+/* -pg: ld relaxed every site into a jal (asm/ftrace.h). */
+static int far_site_call(unsigned long ip, unsigned long addr, u32 *insn)
+{
+	return -ERANGE;
+}
+#endif
+
+/* jal t0, addr; or, out of reach, jal t0 to a veneer that jumps there. */
 static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
 {
-	return riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
+	int ret = riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
+
+	return unlikely(ret == -ERANGE) ? far_site_call(ip, addr, insn) : ret;
+}
+
+int ftrace_call_insn(unsigned long ip, unsigned long addr, u32 *insn)
+{
+	return site_call(ip, addr, insn);
 }
 
 static bool tramp_is_pristine(const struct ftrace_tramp *t)
