@@ -427,10 +427,10 @@ def jobs(args):
         work.append(('selftest[static-smp1]', run_selftests,
                      (args.static_build, 1, False, 'static-',
                       suites or STATIC_SUITES, False, extra)))
-    if args.pad_build:      # one boot, on 1 CPU: far sites
-        work.append(('selftest[pad-smp1]', run_selftests,
-                     (args.pad_build, 1, False, 'pad-', suites or PAD_SUITES,
-                      False, extra)))
+    if args.pad_build:      # one boot, 2 CPUs patched live: far sites
+        work.append(('selftest[pad-smp2-live]', run_selftests,
+                     (args.pad_build, 2, False, 'pad-', suites or PAD_SUITES,
+                      True, extra)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
@@ -478,8 +478,8 @@ def main():
                         help='also run the selftests of this FTRACE=static '
                         'build, on 1 CPU')
     parser.add_argument('--pad-build', metavar='DIR',
-                        help='also run the far-site suites and console '
-                        'tests on this PAD_TEXT build, on 1 CPU')
+                        help='also run the far-site suites (2 CPUs, live '
+                        'patching) and console tests on this PAD_TEXT build')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the jobs whose label matches, e.g. '
                         '"selftest\\[smp4\\]" or "console/test_shell"')
