@@ -142,12 +142,35 @@ static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
 {
 	int ret = riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
 
-	return unlikely(ret == -ERANGE) ? far_site_call(ip, addr, insn) : ret;
+	return ret == -ERANGE ? far_site_call(ip, addr, insn) : ret;
 }
 
 int ftrace_call_insn(unsigned long ip, unsigned long addr, u32 *insn)
 {
 	return site_call(ip, addr, insn);
+}
+
+/* The near site's call: the patch functions' inline fast path. */
+static __always_inline int near_site_call(unsigned long ip,
+					  unsigned long addr, u32 *insn)
+{
+	return riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
+}
+
+/*
+ * A far site changes from a call of old_addr (0: a nop) to one of addr
+ * (0: a nop). Out of line, so that patching a near site, which never
+ * comes here, pays no call nor frame for it.
+ */
+static noinline int modify_far_site(unsigned long ip, unsigned long old_addr,
+				    unsigned long addr)
+{
+	u32 old = RISCV_INSN_NOP, new = RISCV_INSN_NOP;
+	int ret = old_addr ? site_call(ip, old_addr, &old) : 0;
+
+	if (!ret && addr)
+		ret = site_call(ip, addr, &new);
+	return ret ? ret : ftrace_modify_code(ip, old, new);
 }
 
 static bool tramp_is_pristine(const struct ftrace_tramp *t)
@@ -184,16 +207,20 @@ int ftrace_init_nop(struct dyn_ftrace *rec)
 int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr)
 {
 	u32 old;
-	int ret = site_call(rec->ip, addr, &old);
+	int ret = near_site_call(rec->ip, addr, &old);
 
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, addr, 0);
 	return ret ? ret : ftrace_modify_code(rec->ip, old, RISCV_INSN_NOP);
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
 	u32 new;
-	int ret = site_call(rec->ip, addr, &new);
+	int ret = near_site_call(rec->ip, addr, &new);
 
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, 0, addr);
 	return ret ? ret : ftrace_modify_code(rec->ip, RISCV_INSN_NOP, new);
 }
 
@@ -241,7 +268,9 @@ int ftrace_make_call_ops(struct dyn_ftrace *rec, unsigned long addr,
 	if (unlikely(ftrace_patch_hook || ftrace_patch_live() ||
 		     !(ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE))))
 		return make_call_ops_one_by_one(rec, addr, ops);
-	ret = site_call(ip, addr, &new);
+	ret = near_site_call(ip, addr, &new);
+	if (unlikely(ret == -ERANGE))	/* a far site: through its veneer */
+		return make_call_ops_one_by_one(rec, addr, ops);
 	if (ret)
 		return ret;
 	if (READ_ONCE(*(u32 *)ip) != RISCV_INSN_NOP)
@@ -255,10 +284,12 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr)
 {
 	u32 old, new;
-	int ret = site_call(rec->ip, old_addr, &old);
+	int ret = near_site_call(rec->ip, old_addr, &old);
 
 	if (!ret)
-		ret = site_call(rec->ip, addr, &new);
+		ret = near_site_call(rec->ip, addr, &new);
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, old_addr, addr);
 	return ret ? ret : ftrace_modify_code(rec->ip, old, new);
 }
 
