@@ -214,12 +214,6 @@ static inline bool ftrace_regs_supported(void)
 struct dyn_arch_ftrace {
 };
 
-/*
- * A task is never preempted inside a trampoline: it may have passed a
- * site that the update it would wait for turns off, and must not then
- * call back for it. From the trampoline's PREEMPT_DISABLE on, the
- * preempt count covers the callback too.
- */
 /* ftrace_veneer.c: the veneers of far sites (asm/ftrace_veneer.h) */
 #ifdef HAVE_FTRACE_VENEERS
 #define FTRACE_VENEERS	1
@@ -235,7 +229,6 @@ static inline unsigned long ftrace_veneer_near(unsigned long ip, bool regs)
 	return 0;
 }
 
-
 static inline bool in_ftrace_veneer(unsigned long pc)
 {
 	return false;
@@ -247,7 +240,13 @@ static inline unsigned long ftrace_veneer_target(unsigned long addr)
 }
 #endif
 
-/* A veneer is on the way in, and counts as the trampoline. */
+/*
+ * A task is never preempted inside a trampoline: it may have passed a
+ * site that the update it would wait for turns off, and must not then
+ * call back for it. From the trampoline's PREEMPT_DISABLE on, the
+ * preempt count covers the callback too. A far site's veneer is on the
+ * way in, and counts as the trampoline.
+ */
 static inline bool in_ftrace_trampoline(unsigned long pc)
 {
 	return (pc >= (unsigned long)__ftrace_tramp_text_start &&

@@ -18,9 +18,10 @@
  * stays `jal t0, ftrace_caller`. arm64 gives far sites a PLT for the
  * same reason (Linux's arch/arm64/kernel/ftrace.c, get_ftrace_plt).
  *
- * FTRACE_VENEER_SIZE (asm/ftrace.h) apart. The section __ftrace_veneers lists each pair's address, in link
- * order, which is address order (arch/riscv/kernel/ftrace.c finds the
- * nearest there). norelax: ld must keep both instructions.
+ * The two are FTRACE_VENEER_SIZE (asm/ftrace.h) apart. The section
+ * __ftrace_veneers lists each pair's address, in link order, which is
+ * address order (arch/riscv/kernel/ftrace_veneer.c finds the nearest
+ * there). norelax: ld must keep both instructions.
  */
 #ifndef _ASM_FTRACE_VENEER_H
 #define _ASM_FTRACE_VENEER_H
