@@ -31,7 +31,14 @@ export PYTHONDONTWRITEBYTECODE := 1
 #                   without CONFIG_DYNAMIC_FTRACE; nothing is patched)
 # FTRACE=none:      no instrumentation at all (the baseline for `make bench`)
 FTRACE	?= patchable
-ifeq ($(FTRACE),patchable)
+# PAD_TEXT=SIZE (e.g. 3M): SIZE of padding in text between the untraced
+# objects (the trampolines and every callback they call) and the traced
+# ones, whose sites then lie beyond jal's reach and call the trampolines
+# through their veneers (asm/ftrace_veneer.h). In build/pad.
+PAD_TEXT ?=
+ifneq ($(PAD_TEXT),)
+B	?= build/pad
+else ifeq ($(FTRACE),patchable)
 B	?= build
 else
 B	?= build/$(FTRACE)
@@ -64,9 +71,12 @@ LDFLAGS	:= -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,linker.ld \
 # which ftrace_init rewrites into one 4-byte nop (1 instruction when off)
 # and which later holds one `jal t0, ftrace_caller` when on. The four
 # c.nop before the entry (8 bytes, 8-aligned) are the site's ops
-# literal, as Linux's DYNAMIC_FTRACE_WITH_CALL_OPS (asm/ftrace.h).
+# literal, as Linux's DYNAMIC_FTRACE_WITH_CALL_OPS (asm/ftrace.h). The
+# included header gives each traced object the veneers its sites call
+# when the trampolines are out of jal's reach.
 ifeq ($(FTRACE),patchable)
-TRACE_FLAGS := -fpatchable-function-entry=6,4 -falign-functions=8
+TRACE_FLAGS := -fpatchable-function-entry=6,4 -falign-functions=8 \
+	       -include arch/riscv/include/asm/ftrace_veneer.h
 # scripts/sorttable.py makes those two c.nop one nop at build time, 8
 # bytes (the ops literal, FTRACE_OPS_LITERAL_SIZE) after each entry of
 # the table it sorts; ftrace_init then only checks them.
@@ -90,16 +100,11 @@ SRCS_S	:= $(filter-out arch/riscv/kernel/$(OTHER_TRAMPOLINES).S,$(SRCS_S))
 ifeq ($(FTRACE),static)
 SRCS_C	:= $(filter-out arch/riscv/kernel/ftrace.c,$(SRCS_C))
 endif
+# Nor have the -pg builds veneers (asm/ftrace.h says why).
+ifneq ($(filter mcount static,$(FTRACE)),)
+SRCS_C	:= $(filter-out arch/riscv/kernel/ftrace_veneer.c,$(SRCS_C))
+endif
 OBJS	:= $(SRCS_C:%.c=$(B)/%.o) $(SRCS_S:%.S=$(B)/%.o)
-
-# The sources are a wildcard, so a removed one leaves no newer object to
-# trigger the link. $(B)/objects lists the objects and changes only when
-# that list does (as Kbuild's filechk does), so the link depends on it;
-# the objects of removed sources go with their old list.
-OBJS_FILE := $(B)/objects
-OLD_OBJS  := $(file <$(OBJS_FILE))
-STALE_OBJS := $(filter-out $(OBJS),$(OLD_OBJS))
-OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
 
 # Never traced (Linux's CFLAGS_REMOVE_*), each for a reason:
 #  arch/riscv/kernel/*   trap entry, SBI, SMP bring-up, the patcher itself
@@ -134,6 +139,26 @@ NOTRACE	:= arch/riscv/% kernel/stop_machine.c kernel/rcu.c \
 	   trace_cmd fgraph)) kernel/shell/trace_dat% \
 	   %_test.c %_selftest.c
 traceflags = $(if $(filter $(NOTRACE),$(1)),,$(TRACE_FLAGS))
+
+# PAD_TEXT's padding goes after every untraced object: the trampolines
+# call only those (a callback is never traced) with one jal, and every
+# traced site lies beyond it.
+ifneq ($(PAD_TEXT),)
+PAD_OBJ	:= $(B)/pad_text.o
+OBJS	:= $(patsubst %.c,$(B)/%.o,$(filter $(NOTRACE),$(SRCS_C))) \
+	   $(SRCS_S:%.S=$(B)/%.o) $(PAD_OBJ) \
+	   $(patsubst %.c,$(B)/%.o,$(filter-out $(NOTRACE),$(SRCS_C)))
+endif
+
+# The sources are a wildcard, so a removed one leaves no newer object to
+# trigger the link. $(B)/objects lists the objects and changes only when
+# that list does (as Kbuild's filechk does), so the link depends on it;
+# the objects of removed sources go with their old list.
+OBJS_FILE := $(B)/objects
+OLD_OBJS  := $(file <$(OBJS_FILE))
+STALE_OBJS := $(filter-out $(OBJS),$(OLD_OBJS))
+OBJS_CHANGED := $(STALE_OBJS)$(filter-out $(OLD_OBJS),$(OBJS))
+
 # trace/trace.h is trace/'s own: the rooms above use include/tracing.h.
 private_inc = $(if $(filter trace/%,$(1)),-Itrace)
 
@@ -187,6 +212,21 @@ $(B)/%.o: %.c $(RECORDMCOUNT) FORCE
 
 $(B)/%.o: %.S FORCE
 	$(Q)$(call if_changed,$(as_cmd),AS)
+
+# PAD_TEXT's padding: zeros in text, never run, remade when its size
+# changes ($(B)/pad_text.size, rewritten only then).
+PAD_SIZE_FILE := $(B)/pad_text.size
+ifneq ($(strip $(file <$(PAD_SIZE_FILE))),$(PAD_TEXT))
+$(PAD_SIZE_FILE): FORCE
+	@mkdir -p $(B)
+	@echo '$(PAD_TEXT)' > $@
+endif
+
+$(PAD_OBJ): $(PAD_SIZE_FILE)
+	@mkdir -p $(dir $@)
+	$(Q)printf '\t.section .text.pad, "ax"\n\t.space %s\n' \
+		'$(subst M,*1024*1024,$(subst K,*1024,$(PAD_TEXT)))' | \
+		$(CC) $(ARCH_FLAGS) -x assembler -c - -o $@
 
 $(OBJS_FILE): FORCE
 	$(if $(OBJS_CHANGED),$(Q)mkdir -p $(B) && \
@@ -350,6 +390,8 @@ fuzz-bins: $(FUZZ_BINS)
 
 # The -pg build's selftests run too: the same core on the other sites;
 # the static build's once, on 1 CPU (the same core, nothing patched);
+# the PAD_TEXT=3M build's tracer suites and console test_far_sites.py,
+# on 1 CPU (every traced site beyond jal's reach, called through a veneer);
 # and 5 mutants of the catalogue, chosen by MUTATE_SEED (empty: from the
 # commit), each a test that passes when the suite kills it.
 MUTATE_SEED ?=
@@ -358,9 +400,11 @@ test: deps $(B)/kernel.elf $(HOST_BINS) $(GC)/kernel.removed \
 	$(Q)$(call if_fuzzer,$(MAKE) --no-print-directory asan-bins fuzz-bins)
 	$(Q)$(MAKE) --no-print-directory FTRACE=mcount all
 	$(Q)$(MAKE) --no-print-directory FTRACE=static all
+	$(Q)$(MAKE) --no-print-directory PAD_TEXT=3M all
 	$(PYTHON) tests/run_all.py --build $(B) $(HOST_BINS) $(HOST_PY) \
 		$(ASAN_BINS) --fuzz $(FUZZ_BINS) --fuzz-runs $(FUZZ_RUNS) \
 		--mcount-build build/mcount --static-build build/static \
+		--pad-build build/pad \
 		--mutants=$(MUTATE_SEED)
 
 # Every mutant (MUTANTS=a,b: only those), MUTATE_JOBS at a time, each

@@ -12,7 +12,8 @@ call, which must go through a registered callback or a table instead
 (initcalls, BOOT_PROGRAM, SHELL_COMMAND, WORKLOAD, the unwinder hook).
 Symbols the linker script defines (_text, __start_shell_cmds) belong
 to no object and are skipped, as is _mcount, which -pg calls from every
-traced function. An object in no room is an error too, so
+traced function, and the trampolines the veneers of every traced object
+jump to (asm/ftrace_veneer.h). An object in no room is an error too, so
 a new folder must be given its place.
 
 The map's objects are BUILD's (BUILD/trace/ftrace.o is trace/ftrace).
@@ -28,7 +29,7 @@ import sys
 # source's path without the extension (trace/ftrace for trace/ftrace.c,
 # kallsyms for the generated table).
 ROOMS = (
-    ('core', ('arch/riscv/*', 'kernel/*', 'lib/*', 'kallsyms')),
+    ('core', ('arch/riscv/*', 'kernel/*', 'lib/*', 'kallsyms', 'pad_text')),
     ('fs', ('kernel/fs/*',)),
     ('trace', ('trace/*', 'arch/riscv/kernel/ftrace',
                'arch/riscv/kernel/mcount', 'arch/riscv/kernel/mcount-*',
@@ -44,8 +45,8 @@ RANK = {room: rank for rank, (room, _) in enumerate(ROOMS)}
 ROOM_MATCH_ORDER = ('selftests', 'fixtures', 'demo', 'shell', 'fs',
                     'trace', 'core')
 # The call -pg puts in every traced function is the site itself, not a
-# call the code makes.
-COMPILER_SYMBOLS = {'_mcount'}
+# call the code makes; so are the jumps of each traced object's veneers.
+COMPILER_SYMBOLS = {'_mcount', 'ftrace_caller', 'ftrace_regs_caller'}
 ASSIGNMENT = re.compile(r'^\s+0x[0-9a-f]+\s+(\w+) = ', re.M)
 
 

@@ -6,12 +6,17 @@
 1. Every symbol below _kallsyms has the same address in both passes, and
    none appeared or vanished: the table made from pass one describes the
    final kernel only if filling it in moved nothing.
-2. _text.._etext spans less than 1 MiB: every ftrace call site reaches
-   the trampoline with one `jal`, whose reach is +-1 MiB.
+2. Every ftrace call site reaches the trampolines with one `jal`, whose
+   reach is +-1 MiB: directly, or, in a kernel with veneers (the
+   patchable build, asm/ftrace_veneer.h), through the nearest one. With
+   veneers, every function in text must lie within reach of
+   ftrace_caller or of a veneer; without (the -pg builds, whose call of
+   _mcount ld must relax into one jal), text spans less than 1 MiB.
 3. _etext lies below 4 GiB: a function event keeps its ip and parent ip
    in 32 bits each (trace/trace.h, struct ftrace_entry), and both are
    addresses in text.
 """
+import bisect
 import sys
 from collections import Counter
 
@@ -44,12 +49,45 @@ def check_unmoved(pass1, final):
         'generated table must put everything in section .kallsyms.')
 
 
+VENEER = 'ftrace_caller_veneer'
+VENEER_PAIR_SIZE = 16
+
+
+def far_functions(final, veneers):
+    """Text functions out of jal's reach of ftrace_caller and of every
+    veneer pair (the site may be anywhere in its first bytes, the
+    veneer anywhere in its pair: a margin of one pair)."""
+    reach = JAL_REACH - VENEER_PAIR_SIZE
+    start, end = marker(final, '_text'), marker(final, '_etext')
+    tramp = marker(final, 'ftrace_caller')
+    near = sorted(veneers + [tramp])
+    far = []
+    for sym in final:
+        if sym.kind not in 'tT' or not start <= sym.addr < end:
+            continue
+        i = bisect.bisect_left(near, sym.addr)
+        if all(abs(sym.addr - near[j]) >= reach
+               for j in (i - 1, i) if 0 <= j < len(near)):
+            far.append(sym)
+    return far
+
+
 def check_text_reach(final):
+    veneers = [sym.addr for sym in final if sym.name == VENEER]
+    if veneers:
+        far = far_functions(final, veneers)
+        if far:
+            die(f'{len(far)} functions, {far[0].name}@{far[0].addr:#x} '
+                'first, lie out of jal\'s +-1 MiB reach of ftrace_caller '
+                'and of every veneer (asm/ftrace_veneer.h): is one '
+                'object\'s text over 1 MiB?')
+        return
     span = marker(final, '_etext') - marker(final, '_text')
     if span >= JAL_REACH:
         die(f'.text (_text.._etext) spans {span:#x} bytes, 1 MiB or more: '
             'the ftrace call sites reach the trampoline at the start of '
-            'text with a single jal, which reaches only +-1 MiB.')
+            'text with a single jal, which reaches only +-1 MiB, and '
+            'this build has no veneers (asm/ftrace.h).')
 
 
 def check_ips_fit_events(final):

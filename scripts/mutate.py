@@ -92,7 +92,8 @@ class Test:
         before it (make[...] tests build for themselves)."""
         if self.kind == 'selftest':
             mode = self.get('tag').partition('-')[0]
-            return {mode if mode in ('mcount', 'static') else 'patchable'}
+            return {mode if mode in ('mcount', 'static', 'pad')
+                    else 'patchable'}
         if self.kind in ('console', 'boot'):
             return {'patchable'}
         return set()
@@ -110,7 +111,10 @@ def parse_test(spec):
 
 # The selftest boots tests/run_all.py has, by label.
 SELFTEST_TAGS = {'smp1', 'smp4', 'smp1-icount', 'smp4-live', 'mcount-smp1',
-                 'mcount-smp4', 'static-smp1'}
+                 'mcount-smp4', 'static-smp1', 'pad-smp2-live'}
+# The make variables of each build but the default.
+BUILD_VARS = {'mcount': 'FTRACE=mcount', 'static': 'FTRACE=static',
+              'pad': 'PAD_TEXT=3M'}
 
 
 def selftest_suites(root):
@@ -421,7 +425,7 @@ def host_binary(test):
 
 def build(root, builds, tests, jobs):
     """Build what the tests need; None, or why it failed."""
-    goals = [['all'] + ([f'FTRACE={b}'] if b != 'patchable' else [])
+    goals = [['all'] + ([BUILD_VARS[b]] if b in BUILD_VARS else [])
              for b in sorted(builds)]
     hosts = sorted({host_binary(t) for t in tests
                     if t.kind == 'host' and host_binary(t)})
@@ -453,6 +457,8 @@ def run_all_command(test):
             cmd += ['--mcount-build', 'build/mcount']
         if test.get('tag').startswith('static-'):
             cmd += ['--static-build', 'build/static']
+        if test.get('tag').startswith('pad-'):
+            cmd += ['--pad-build', 'build/pad']
         if test.get('suites'):
             cmd += ['--suites', test.get('suites')]
     elif test.kind == 'console':

@@ -20,7 +20,12 @@ and backtraces never see them. An object without sites is left as is.
 
 --check reads the linked kernel: every function that calls _mcount must
 do so once, as a 4-byte `jal ra, _mcount` (the form ftrace_init expects),
-and have exactly one table entry; the table must hold nothing else.
+and have exactly one table entry; the table must hold nothing else. An
+8-byte call ld could not relax (its function over 1 MiB from _mcount)
+is refused, not patched: the -pg build has no veneers, which the
+patchable build gives its far sites (asm/ftrace_veneer.h), because a
+site past the prologue would need the auipc's high bits rewritten too,
+two instructions, and scripts/checkelf.py keeps its text within 1 MiB.
 """
 import os
 import struct
@@ -274,7 +279,9 @@ def calls_of(code, addr, target):
         elif (op == OP_JALR and prev[1] & 0x7f == OP_AUIPC and
               auipc_jalr_target(prev[0], prev[1], insn) == target):
             raise RecordError(f'{prev[0]:#x}: 8-byte call of {MCOUNT} '
-                              'that the linker did not relax to a jal')
+                              'that the linker did not relax to a jal '
+                              '(over 1 MiB away: the -pg build has no '
+                              'veneers, asm/ftrace.h)')
         prev = (pc, insn)
     return found
 

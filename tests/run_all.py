@@ -48,6 +48,9 @@ SELFTEST_SMP = (1, 4)
 # The static build's suites: those of the tracer, whose core it runs
 # otherwise than the other builds (the rest is the same code in each).
 STATIC_SUITES = 'ftrace,fgraph,function_tracer,function_graph,events'
+# The PAD_TEXT build's suites, in one boot: every site of theirs is far
+# and calls through its veneer (asm/ftrace_veneer.h).
+PAD_SUITES = 'ftrace,function_tracer,fgraph,function_graph,ftrace_live'
 CONSOLE_SMP = (1, 4)
 SELFTEST_TIMEOUT = 600         # a loaded 2-core host can take minutes
 HOST_TIMEOUT = 120
@@ -263,10 +266,10 @@ def run_one_test(fn, k, name, path):
     return Result(name, 'not ok', problem) if problem else Result(name, 'ok')
 
 
-def run_console_module(path, smp, functions=None, extra=''):
-    """The module's tests in order on one kernel, rebooted only after a
-    test left it dead or hung; with functions (a regex), only the test
-    functions whose name it matches."""
+def run_console_module(path, smp, functions=None, extra='', build=None):
+    """The module's tests in order on one kernel (build's, if given),
+    rebooted only after a test left it dead or hung; with functions (a
+    regex), only the test functions whose name it matches."""
     module = load_module(path, f'smp{smp}')
     append = with_extra(getattr(module, 'APPEND', None), extra)
     qemu_args = getattr(module, 'QEMU_ARGS', ())
@@ -276,7 +279,8 @@ def run_console_module(path, smp, functions=None, extra=''):
             continue
         name = f'console/{os.path.basename(path)}::{test}[smp{smp}]'
         if k is None:
-            k = harness.Kernel(smp=smp, append=append, qemu_args=qemu_args)
+            k = harness.Kernel(build, smp=smp, append=append,
+                               qemu_args=qemu_args)
             try:
                 k.start()
             except Exception as e:  # no QEMU, no kernel.elf, no prompt
@@ -423,13 +427,23 @@ def jobs(args):
         work.append(('selftest[static-smp1]', run_selftests,
                      (args.static_build, 1, False, 'static-',
                       suites or STATIC_SUITES, False, extra)))
+    if args.pad_build:      # one boot, 2 CPUs patched live: far sites
+        work.append(('selftest[pad-smp2-live]', run_selftests,
+                     (args.pad_build, 2, False, 'pad-', suites or PAD_SUITES,
+                      True, extra)))
     for name in sorted(os.listdir(CONSOLE_DIR)):
         if name.startswith('test_') and name.endswith('.py'):
             path = os.path.join(CONSOLE_DIR, name)
-            for smp in smp_configs(load_module(path, 'config')):
+            config = load_module(path, 'config')
+            # A module for the PAD_TEXT build runs on it alone, if given.
+            pad = getattr(config, 'PAD_BUILD', False)
+            if pad and not args.pad_build:
+                continue
+            for smp in smp_configs(config):
                 work.append((f'console/{name}[smp{smp}]',
                              run_console_module,
-                             (path, smp, args.functions, extra)))
+                             (path, smp, args.functions, extra,
+                              args.pad_build if pad else None)))
     work += [(f'scripts[smp{smp}]', run_scripts, (smp, extra))
              for smp in CONSOLE_SMP]
     work += [(f'host/{os.path.basename(path)}', run_host_test, (path,))
@@ -463,6 +477,9 @@ def main():
     parser.add_argument('--static-build', metavar='DIR',
                         help='also run the selftests of this FTRACE=static '
                         'build, on 1 CPU')
+    parser.add_argument('--pad-build', metavar='DIR',
+                        help='also run the far-site suites (2 CPUs, live '
+                        'patching) and console tests on this PAD_TEXT build')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the jobs whose label matches, e.g. '
                         '"selftest\\[smp4\\]" or "console/test_shell"')

@@ -152,6 +152,73 @@ static int check_rec_state(struct dyn_ftrace *rec, void *data)
 	return 0;
 }
 
+struct site_reach {
+	unsigned long out_of_reach;	/* (site, trampoline) pairs */
+	unsigned long veneered;		/* of them, called through a veneer */
+	unsigned long bad;
+};
+
+static bool jal_reaches(unsigned long ip, unsigned long to)
+{
+	long offset = (long)(to - ip);
+
+	return offset >= RISCV_JAL_MIN && offset <= RISCV_JAL_MAX;
+}
+
+/*
+ * The call that would enable the site at ip reaches tramp: with its
+ * jal, or through a veneer that jumps there. And the veneer nearest to
+ * the site, the one it would call if it were far, does too.
+ */
+static void check_reach(unsigned long ip, unsigned long tramp,
+			struct site_reach *r)
+{
+	unsigned long to, near = ftrace_veneer_near(ip, tramp ==
+						    FTRACE_REGS_ADDR);
+	u32 insn;
+
+	r->out_of_reach += !jal_reaches(ip, tramp);
+	if (!near || riscv_insn_auipc_jr_target(near) != tramp ||
+	    !in_ftrace_veneer(near) || ftrace_call_insn(ip, tramp, &insn) ||
+	    !riscv_insn_is_jal(insn) ||
+	    riscv_insn_rd(insn) != FTRACE_SITE_LINK_REG) {
+		r->bad++;
+		return;
+	}
+	to = riscv_insn_jal_target(ip, insn);
+	if (to == tramp)
+		return;
+	r->veneered++;
+	r->bad += riscv_insn_auipc_jr_target(to) != tramp ||
+		  ftrace_veneer_target(to) != tramp;
+}
+
+static int check_rec_reach(struct dyn_ftrace *rec, void *data)
+{
+	check_reach(rec->ip, FTRACE_ADDR, data);
+	check_reach(rec->ip, FTRACE_REGS_ADDR, data);
+	return 0;
+}
+
+/*
+ * Every site's call reaches ftrace_caller (and ftrace_regs_caller): a
+ * jal straight there when it can, through its object's veneer only
+ * when it cannot (asm/ftrace_veneer.h). `make PAD_TEXT=3M` builds a
+ * kernel whose traced sites are all far.
+ */
+static void sites_reach_trampolines(struct kunit *t)
+{
+	struct site_reach r = { 0 };
+
+	if (!FTRACE_VENEERS)
+		KUNIT_SKIP(t, "-pg: ld relaxed each site into a jal");
+	if (!ftrace_nr_records())
+		KUNIT_SKIP(t, FTRACE_SKIP_NO_SITES);
+	ftrace_for_each_rec(check_rec_reach, &r);
+	KUNIT_EXPECT_EQ(t, r.bad, 0);
+	KUNIT_EXPECT_EQ(t, r.veneered, r.out_of_reach);
+}
+
 /*
  * Every site holds the form its record says: nop, or a jal when on.
  * ftrace_location leads from anywhere in a traced function to its site,
@@ -212,7 +279,7 @@ static void call_and_nop(struct kunit *t, struct dyn_ftrace *rec)
 	unsigned long ip = rec->ip;
 	u32 jal = 0;	/* no site holds 0: a jal not encoded fails */
 
-	riscv_insn_jal(ip, FTRACE_ADDR, FTRACE_SITE_LINK_REG, &jal);
+	ftrace_call_insn(ip, FTRACE_ADDR, &jal);
 	mutex_lock(&text_mutex);
 	KUNIT_EXPECT_EQ(t, ftrace_make_call(rec, FTRACE_ADDR), 0);
 	patch_unmap();
@@ -935,7 +1002,7 @@ static void save_regs_on_site(struct kunit *t, struct ftrace_ops *ops)
 	u32 jal = 0;	/* no site holds 0: a jal not encoded fails */
 
 	KUNIT_EXPECT_EQ(t, register_ftrace_function(ops), 0);
-	riscv_insn_jal(ip, FTRACE_REGS_ADDR, FTRACE_SITE_LINK_REG, &jal);
+	ftrace_call_insn(ip, FTRACE_REGS_ADDR, &jal);
 	KUNIT_EXPECT_EQ(t, site_insn(ip), jal);
 	KUNIT_EXPECT_TRUE(t, ftrace_lookup_ip(ip)->flags & FTRACE_FL_REGS_EN);
 	KUNIT_EXPECT_EQ(t, call_args(), 11 ^ 22 ^ 33 ^ 44 ^ 55 ^ 66 ^ 77 ^ 88);
@@ -1331,6 +1398,7 @@ static void ftrace_suite_init(struct kunit *t)
 
 SELFTEST_SUITE_INIT(ftrace, ftrace_suite_init,
 	KUNIT_CASE(sites_match_records),
+	KUNIT_CASE(sites_reach_trampolines),
 	KUNIT_CASE(bad_site_is_refused),
 	KUNIT_CASE(make_call_and_nop),
 	KUNIT_CASE(call_ops_batch_stops_at_bad_site),

@@ -1,7 +1,7 @@
 /*
  * cmd_patchsite.c: live views of what dynamic ftrace patched. `patchsite
- * FUNC` shows a function's site (bytes, disassembly, record flags and
- * refcount, the ops that want it); `patchsite ftrace_call` (or
+ * FUNC` shows a function's site (bytes, disassembly, the veneer a far
+ * site calls, record flags and refcount, the ops that want it); `patchsite ftrace_call` (or
  * ftrace_regs_call, ftrace_graph_call, ftrace_graph_regs_call) shows
  * what a trampoline calls now; `patchsite sched_switch` (any
  * tracepoint) shows the static key's sites, c.nop or c.j. `ftrace_debug on` logs every
@@ -60,11 +60,26 @@ static bool show_trampoline_slot(struct shell_out *out, const char *name)
 }
 #endif
 
+/*
+ * A far site's veneer (asm/ftrace_veneer.h): where it is, its two
+ * instructions, and the trampoline they jump to.
+ */
+static void show_veneer(struct shell_out *out, unsigned long veneer)
+{
+	char auipc[64], jr[64];
+
+	riscv_disasm((const void *)veneer, veneer, auipc, sizeof(auipc));
+	riscv_disasm((const void *)(veneer + 4), veneer + 4, jr, sizeof(jr));
+	sh_printf(out, "  veneer: %#lx (%pS): %s; %s <%ps>\n", veneer,
+		  (void *)veneer, auipc, jr, (void *)ftrace_veneer_target(veneer));
+}
+
 /* One instruction: its bytes, its text, and where a jal goes. */
 static void show_insn(struct shell_out *out, unsigned long ip)
 {
 	const u8 *b = (const u8 *)ip;
 	u32 insn = riscv_insn_read(ip);
+	unsigned long to = riscv_insn_jal_target(ip, insn);
 	char text[64];
 
 	riscv_disasm(b, ip, text, sizeof(text));
@@ -72,9 +87,10 @@ static void show_insn(struct shell_out *out, unsigned long ip)
 		  b[3]);
 	sh_printf(out, "  insn:   %s", text);
 	if (riscv_insn_is_jal(insn))
-		sh_printf(out, " <%ps>",
-			  (void *)riscv_insn_jal_target(ip, insn));
+		sh_printf(out, " <%ps>", (void *)to);
 	sh_puts(out, "\n");
+	if (riscv_insn_is_jal(insn) && ftrace_veneer_target(to))
+		show_veneer(out, to);
 }
 
 static void show_rec_flags(struct shell_out *out, struct dyn_ftrace *rec)

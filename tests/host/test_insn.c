@@ -156,6 +156,31 @@ TEST(insn_is_jal_and_rd)
 		  BASE + 8 - 0x1020);	/* j . - 0x1020 */
 }
 
+/* A veneer's far jump (asm/ftrace_veneer.h), read where it lies. */
+static long auipc_jr_offset(u32 auipc, u32 jalr)
+{
+	u32 code[2] = { auipc, jalr };
+	unsigned long pc = (unsigned long)code;
+	unsigned long target = riscv_insn_auipc_jr_target(pc);
+
+	return target ? (long)(target - pc) : 0;
+}
+
+TEST(auipc_jr_target)
+{
+	/* auipc t1, 0x1; jr -8(t1) */
+	EXPECT_EQ(auipc_jr_offset(0x00001317, 0xff830067), 0x1000 - 8);
+	/* auipc t1, 0xffc9d; jr -1048(t1): a veneer 3.4 MiB past ftrace_caller */
+	EXPECT_EQ(auipc_jr_offset(0xffc9d317, 0xbe830067),
+		  -0x363000L - 1048);
+	/* jalr ra, -8(t1): a call, not a jump */
+	EXPECT_EQ(auipc_jr_offset(0x00001317, 0xff8300e7), 0);
+	/* jr -8(t0): not the register auipc set */
+	EXPECT_EQ(auipc_jr_offset(0x00001317, 0xff828067), 0);
+	/* lui t1, 0x1; jr -8(t1) */
+	EXPECT_EQ(auipc_jr_offset(0x00001337, 0xff830067), 0);
+}
+
 /*
  * Disassembler tables: pc, the instruction (compressed when the low two
  * bits are not 11), and objdump's text for it, written the way

@@ -5,6 +5,7 @@
  * never overwrite unrelated code (ftrace_bug reports it instead).
  *
  *   site:          nop  <->  jal t0, ftrace_caller | ftrace_regs_caller
+ *                  (far:     jal t0, a veneer to either, asm/ftrace_veneer.h)
  *                  (-pg:     jal ra, ftrace_caller)
  *   site - 8:      the ops ftrace_caller calls for it (not under -pg)
  *   ftrace_call:   jal ra, <ftrace_trace_function>
@@ -108,9 +109,66 @@ static __always_inline int ftrace_modify_code(unsigned long ip, u32 old,
 	return patch_insn32((void *)ip, new);
 }
 
+#ifdef HAVE_FTRACE_VENEERS
+/*
+ * A site out of jal's reach of addr calls the veneer to addr nearest
+ * to it, in its own object's text (asm/ftrace_veneer.h); -ERANGE if
+ * that is out of reach too, or addr is no trampoline.
+ */
+static noinline int far_site_call(unsigned long ip, unsigned long addr,
+				  u32 *insn)
+{
+	unsigned long veneer;
+
+	if (addr != FTRACE_ADDR && addr != FTRACE_REGS_ADDR)
+		return -ERANGE;
+	veneer = ftrace_veneer_near(ip, addr == FTRACE_REGS_ADDR);
+	if (!veneer)
+		return -ERANGE;
+	return riscv_insn_jal(ip, veneer, FTRACE_SITE_LINK_REG, insn);
+}
+#else
+/* -pg: ld relaxed every site into a jal (asm/ftrace.h). */
+static int far_site_call(unsigned long ip, unsigned long addr, u32 *insn)
+{
+	return -ERANGE;
+}
+#endif
+
+/* jal t0, addr; or, out of reach, jal t0 to a veneer that jumps there. */
 static int site_call(unsigned long ip, unsigned long addr, u32 *insn)
 {
+	int ret = riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
+
+	return ret == -ERANGE ? far_site_call(ip, addr, insn) : ret;
+}
+
+int ftrace_call_insn(unsigned long ip, unsigned long addr, u32 *insn)
+{
+	return site_call(ip, addr, insn);
+}
+
+/* The near site's call: the patch functions' inline fast path. */
+static __always_inline int near_site_call(unsigned long ip,
+					  unsigned long addr, u32 *insn)
+{
 	return riscv_insn_jal(ip, addr, FTRACE_SITE_LINK_REG, insn);
+}
+
+/*
+ * A far site changes from a call of old_addr (0: a nop) to one of addr
+ * (0: a nop). Out of line, so that patching a near site, which never
+ * comes here, pays no call nor frame for it.
+ */
+static noinline int modify_far_site(unsigned long ip, unsigned long old_addr,
+				    unsigned long addr)
+{
+	u32 old = RISCV_INSN_NOP, new = RISCV_INSN_NOP;
+	int ret = old_addr ? site_call(ip, old_addr, &old) : 0;
+
+	if (!ret && addr)
+		ret = site_call(ip, addr, &new);
+	return ret ? ret : ftrace_modify_code(ip, old, new);
 }
 
 static bool tramp_is_pristine(const struct ftrace_tramp *t)
@@ -156,16 +214,20 @@ int ftrace_init_nop(struct dyn_ftrace *rec)
 int ftrace_make_nop(struct dyn_ftrace *rec, unsigned long addr)
 {
 	u32 old;
-	int ret = site_call(rec->ip, addr, &old);
+	int ret = near_site_call(rec->ip, addr, &old);
 
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, addr, 0);
 	return ret ? ret : ftrace_modify_code(rec->ip, old, RISCV_INSN_NOP);
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 {
 	u32 new;
-	int ret = site_call(rec->ip, addr, &new);
+	int ret = near_site_call(rec->ip, addr, &new);
 
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, 0, addr);
 	return ret ? ret : ftrace_modify_code(rec->ip, RISCV_INSN_NOP, new);
 }
 
@@ -265,10 +327,12 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 		       unsigned long addr)
 {
 	u32 old, new;
-	int ret = site_call(rec->ip, old_addr, &old);
+	int ret = near_site_call(rec->ip, old_addr, &old);
 
 	if (!ret)
-		ret = site_call(rec->ip, addr, &new);
+		ret = near_site_call(rec->ip, addr, &new);
+	if (unlikely(ret == -ERANGE))
+		return modify_far_site(rec->ip, old_addr, addr);
 	return ret ? ret : ftrace_modify_code(rec->ip, old, new);
 }
 

@@ -52,8 +52,18 @@
  * For the same reason the -pg build has no live patching (ftrace_patch=
  * live, trace/ftrace_live.c), which rests on 4-byte aligned sites.
  *
- * jal reaches +-1 MiB; scripts/checkelf.py fails the build if the
- * kernel's text grows past that.
+ * jal reaches +-1 MiB. A patchable site farther from the trampolines
+ * calls its object's veneer instead (asm/ftrace_veneer.h), which jumps
+ * on with auipc and jr:
+ *
+ *   enabled, far:   jal t0, ftrace_caller_veneer      still 1 insn
+ *   the veneer:     auipc t1, hi; jr lo(t1)           to ftrace_caller
+ *
+ * scripts/checkelf.py fails the build if a function reaches neither.
+ * The -pg build has no veneers: its text must stay within 1 MiB of
+ * _mcount (checkelf.py), and ld then relaxes every call of _mcount
+ * into one jal (recordmcount.py --check refuses an unrelaxed one, whose
+ * auipc the patcher does not rewrite).
  */
 #ifndef _ASM_FTRACE_H
 #define _ASM_FTRACE_H
@@ -93,6 +103,9 @@
 #define FTRACE_LIVE_PATCHING	1
 /* The site's ops literal, before its entry (see above). */
 #define HAVE_DYNAMIC_FTRACE_WITH_CALL_OPS
+/* Far sites call a veneer (asm/ftrace_veneer.h): a pair of them. */
+#define HAVE_FTRACE_VENEERS
+#define FTRACE_VENEER_SIZE	8	/* auipc, jr */
 #define FTRACE_OPS_LITERAL_SIZE	8
 /* Where ftrace_caller finds it: t0 is the site + 4. */
 #define FTRACE_OPS_LITERAL_T0	(-(MCOUNT_INSN_SIZE + FTRACE_OPS_LITERAL_SIZE))
@@ -201,17 +214,48 @@ static inline bool ftrace_regs_supported(void)
 struct dyn_arch_ftrace {
 };
 
+/* ftrace_veneer.c: the veneers of far sites (asm/ftrace_veneer.h) */
+#ifdef HAVE_FTRACE_VENEERS
+#define FTRACE_VENEERS	1
+bool in_ftrace_veneer(unsigned long pc);
+/* Where the veneer at addr jumps, or 0 if addr is no veneer. */
+unsigned long ftrace_veneer_target(unsigned long addr);
+unsigned long ftrace_veneer_near(unsigned long ip, bool regs);
+#else
+#define FTRACE_VENEERS	0
+
+static inline unsigned long ftrace_veneer_near(unsigned long ip, bool regs)
+{
+	return 0;
+}
+
+static inline bool in_ftrace_veneer(unsigned long pc)
+{
+	return false;
+}
+
+static inline unsigned long ftrace_veneer_target(unsigned long addr)
+{
+	return 0;
+}
+#endif
+
 /*
  * A task is never preempted inside a trampoline: it may have passed a
  * site that the update it would wait for turns off, and must not then
  * call back for it. From the trampoline's PREEMPT_DISABLE on, the
- * preempt count covers the callback too.
+ * preempt count covers the callback too. A far site's veneer is on the
+ * way in, and counts as the trampoline.
  */
 static inline bool in_ftrace_trampoline(unsigned long pc)
 {
-	return pc >= (unsigned long)__ftrace_tramp_text_start &&
-	       pc < (unsigned long)__ftrace_tramp_text_end;
+	return (pc >= (unsigned long)__ftrace_tramp_text_start &&
+		pc < (unsigned long)__ftrace_tramp_text_end) ||
+	       in_ftrace_veneer(pc);
 }
+
+/* The instruction that makes the site at ip call addr (ftrace.c). */
+int ftrace_call_insn(unsigned long ip, unsigned long addr, u32 *insn);
 
 /*
  * For unwinders that meet ftrace_caller's frame record (the one whose

@@ -230,6 +230,7 @@ static inline int riscv_insn_c_j(unsigned long pc, unsigned long target,
 /* Decoders. */
 bool riscv_insn_is_jal(u32 insn);
 unsigned long riscv_insn_jal_target(unsigned long pc, u32 insn);
+unsigned long riscv_insn_auipc_jr_target(unsigned long pc);
 
 /* 4 for a 32-bit instruction, 2 for a compressed one. */
 static inline int riscv_insn_len(u16 first_halfword)
