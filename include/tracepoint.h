@@ -39,6 +39,19 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 				void *data);
 struct tracepoint *tracepoint_find(const char *name);
 
+/*
+ * The probe loops, in a text section of their own: an event's stack
+ * trace starts above the frame that returns into one of them, at the
+ * function that hit the tracepoint (trace/trace_stacktrace.c).
+ */
+extern char __traceiter_text_start[], __traceiter_text_end[];
+
+static inline bool in_traceiter_text(unsigned long addr)
+{
+	return addr >= (unsigned long)__traceiter_text_start &&
+	       addr < (unsigned long)__traceiter_text_end;
+}
+
 #define TP_PROTO(args...)	args
 #define TP_ARGS(args...)	args
 
@@ -72,7 +85,8 @@ struct tracepoint *tracepoint_find(const char *name);
 	struct tracepoint __tracepoint_##_name = { .name = #_name };	\
 	static struct tracepoint *const __tracepoint_ptr_##_name	\
 		__section(".tracepoints") __used = &__tracepoint_##_name;\
-	notrace void __traceiter_##_name(proto)				\
+	__section(".text.traceiter") notrace				\
+	void __traceiter_##_name(proto)					\
 	{								\
 		struct tracepoint_func *it;				\
 									\

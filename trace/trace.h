@@ -491,6 +491,7 @@ int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
+void trace_event_stack(struct trace_array *tr, u32 trace_ctx);
 void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 		      unsigned long from);
 

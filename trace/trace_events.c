@@ -303,16 +303,21 @@ void trace_event_commit(struct trace_event_call *call, void *rec,
 	struct trace_event_common *common = rec;
 	struct event_filter *filter = READ_ONCE(call->filter);
 	bool triggers = READ_ONCE(call->triggers);
+	u32 ctx = tracing_gen_ctx_dec(1);
 
-	common->ent.ctx = tracing_gen_ctx_dec(1) | TRACE_RAW_EVENT;
+	common->ent.ctx = ctx | TRACE_RAW_EVENT;
 	common->common_type = call->id;
 	common->pad = 0;
 	if (unlikely(triggers))
 		event_triggers_call(call, rec, false);
 	if (!(READ_ONCE(call->flags) & EVENT_FL_SOFT_DISABLED) &&
 	    !trace_event_pid_ignored(call->tr) &&
-	    (!filter || filter_match_preds(filter, rec)))
+	    (!filter || filter_match_preds(filter, rec))) {
 		ring_buffer_write(call->tr->buffer, (len + 3) & ~3U, rec);
+		/* The stacktrace option: each event's stack after it. */
+		if (unlikely(call->tr->trace_flags & TRACE_ITER_STACKTRACE))
+			trace_event_stack(call->tr, ctx);
+	}
 	if (unlikely(triggers))
 		event_triggers_call(call, rec, true);
 }

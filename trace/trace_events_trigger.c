@@ -85,8 +85,7 @@ static void trigger_act(const struct event_trigger *t)
 		tracing_snapshot();
 		break;
 	case ETT_STACKTRACE:
-		__trace_stack(&global_trace, tracing_gen_ctx_dec(1),
-			      (unsigned long)__builtin_return_address(0));
+		trace_event_stack(&global_trace, tracing_gen_ctx_dec(1));
 		break;
 	default:
 		trace_event_soft_enable(t->target, t->on);

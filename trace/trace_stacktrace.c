@@ -1,6 +1,7 @@
 /*
  * trace_stacktrace.c: stack trace events (Linux's __ftrace_trace_stack),
- * for func_stack_trace and the stacktrace filter command. A frame-
+ * for func_stack_trace, the stacktrace filter command and event
+ * trigger, and the stacktrace option. A frame-
  * pointer walk as dump_backtrace does (kernel/printk.c): every frame
  * record holds the return address at fp-8 and the caller's fp at fp-16.
  * The tracer's own frames are skipped up to the trampoline's record of
@@ -12,11 +13,13 @@
 #include "mm.h"
 #include "fgraph.h"
 #include "trace.h"
+#include "tracepoint.h"
 
 /*
- * ip, then the return addresses of the frames above the one that
- * returns to from (the traced function's callers, when from is the
- * trampoline's resume pc).
+ * ip (unless 0), then the return addresses of the frames above the one
+ * that returns to from (the traced function's callers, when from is the
+ * trampoline's resume pc); from 0: above the frame that returns into a
+ * tracepoint's probe loop, so from the function that hit it.
  */
 static unsigned int save_stack(unsigned long ip, unsigned long from,
 			       u32 *callers)
@@ -26,7 +29,8 @@ static unsigned int save_stack(unsigned long ip, unsigned long from,
 	unsigned int n = 0, depth;
 	bool found = false;
 
-	callers[n++] = ip;
+	if (ip)
+		callers[n++] = ip;
 	for (depth = 0; depth < 64 && n < FTRACE_STACK_ENTRIES; depth++) {
 		unsigned long *frame = (unsigned long *)fp, ra, next;
 
@@ -36,7 +40,7 @@ static unsigned int save_stack(unsigned long ip, unsigned long from,
 		next = frame[-2];
 		if (found && kernel_text_addr(ra))
 			callers[n++] = ra;
-		found |= ra == from;
+		found |= from ? ra == from : in_traceiter_text(ra);
 		if (next <= fp)
 			break;
 		fp = next;
@@ -75,4 +79,14 @@ void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
 {
 	trace_stack_from(tr, trace_ctx, ip, ip + MCOUNT_INSN_SIZE);
+}
+
+/*
+ * An event's stack, from the function whose tracepoint fired up (Linux's
+ * ftrace_trace_stack from trace_event_buffer_commit, and the stacktrace
+ * trigger): called below the event's probe.
+ */
+void trace_event_stack(struct trace_array *tr, u32 trace_ctx)
+{
+	trace_stack_from(tr, trace_ctx, 0, 0);
 }

@@ -13,7 +13,7 @@ Where rvftrace differs from Linux, the test says so:
 
 import re
 
-from tracing import T, EINVAL, reset, cat, write
+from tracing import T, EINVAL, reset, cat, write, trace_lines
 
 ENODEV = 'sh: write error: No such device\n'
 EV = 'events/sched/sched_switch'
@@ -352,6 +352,49 @@ def test_trigger_traceoff_count(k):
     k.check(cat(k, f'{EV}/trigger'), NO_TRIGGERS)
     k.check(write(k, f'{EV}/trigger', 'nosuch'), EINVAL)
     write(k, 'tracing_on', '1')
+
+
+def stacks(k):
+    """Each <stack trace> event of the trace: the list of its callers."""
+    out, lines = [], trace_lines(k)
+    for i, line in enumerate(lines):
+        if line.endswith(': <stack trace>'):
+            out.append([])
+            for entry in lines[i + 1:]:
+                if not entry.startswith(' => '):
+                    break
+                out[-1].append(entry[4:])
+    return out
+
+
+def test_event_stacks(k):
+    """The stacktrace trigger and the stacktrace option record the stack
+    from the function whose tracepoint fired up, as Linux's do (not the
+    tracer's own frames)."""
+    reset_events(k)
+    write(k, f'{EV}/trigger', 'stacktrace:2')
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{EV}/enable', '0')
+    k.check(cat(k, f'{EV}/trigger'), 'stacktrace:count=0\n')
+    found = stacks(k)
+    assert len(found) == 2, found
+    for callers in found:
+        assert callers[0] == '__schedule' and len(callers) >= 3, callers
+    write(k, f'{EV}/trigger', "'!stacktrace'")
+    write(k, 'trace', '')
+    write(k, 'options/stacktrace', '1')
+    write(k, f'{EV}/enable', '1')
+    k.run('run fib 2')
+    write(k, f'{EV}/enable', '0')
+    write(k, 'options/stacktrace', '0')
+    lines = trace_lines(k)
+    switched = [i for i, line in enumerate(lines) if ': sched_switch: ' in line]
+    assert switched, lines[:5]
+    for i in switched:
+        assert lines[i + 1].endswith(': <stack trace>'), lines[i:i + 3]
+        assert lines[i + 2] == ' => __schedule', lines[i:i + 3]
+    reset_events(k)
 
 
 def test_enable_event_probe(k):
