@@ -177,8 +177,7 @@ static void pid_list_install(struct trace_array *tr,
 	if (!pids && tr->function_no_pids)
 		pids = &trace_pid_every;
 	WRITE_ONCE(tr->function_pids, pids);
-	spin_unlock(&pid_fork_lock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&pid_fork_lock, flags);
 	synchronize_sched();
 	for (cpu = 0; cpu < trace_nr_cpus(); cpu++)
 		WRITE_ONCE(tr->pid_cache[cpu].pid, -1);
@@ -281,8 +280,7 @@ static void ftrace_pid_follow_fork_probe(void *data, struct task *parent,
 
 	follow_task(&global_trace.function_pids, parent, child);
 	follow_task(&global_trace.function_no_pids, parent, child);
-	spin_unlock(&pid_fork_lock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&pid_fork_lock, flags);
 }
 
 static void ftrace_pid_follow_free_probe(void *data, struct task *task)
@@ -291,8 +289,7 @@ static void ftrace_pid_follow_free_probe(void *data, struct task *task)
 
 	follow_task(&global_trace.function_pids, NULL, task);
 	follow_task(&global_trace.function_no_pids, NULL, task);
-	spin_unlock(&pid_fork_lock);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&pid_fork_lock, flags);
 }
 
 /*

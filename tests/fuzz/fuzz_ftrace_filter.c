@@ -20,6 +20,7 @@
 #include "../../lib/kstrtox.c"
 #include "../../trace/ftrace_hash.c"
 #include "../../trace/trace_pid.c"
+#include "stub_pid_fork.h"
 #include "../../trace/ftrace_command.c"
 #include "../../trace/ftrace_files.c"
 

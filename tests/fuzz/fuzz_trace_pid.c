@@ -11,6 +11,7 @@
 #include "../../lib/string.c"
 #include "../../lib/kstrtox.c"
 #include "../../trace/trace_pid.c"
+#include "stub_pid_fork.h"
 
 #define MAX_PIDS	256
 
