@@ -379,7 +379,16 @@ int tracing_set_thresh(struct trace_array *tr, unsigned long usecs)
 
 int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
+	struct tracer *t;
+	int ret;
+
 	mutex_lock(&trace_types_lock);
+	t = tr->current_trace;
+	ret = t->flag_changed ? t->flag_changed(tr, mask, !!enabled) : 0;
+	if (ret) {
+		mutex_unlock(&trace_types_lock);
+		return ret;
+	}
 	if (mask == TRACE_ITER_RECORD_TGID && enabled &&
 	    trace_alloc_tgid_map()) {
 		mutex_unlock(&trace_types_lock);

@@ -301,6 +301,9 @@ struct tracer {
 	struct tracer_flags *flags;
 	int (*set_flag)(struct trace_array *tr, u32 old_flags, u32 bit,
 			int set);
+	/* A core option (TRACE_ITER_*) is about to change: 0 lets it. */
+	int (*flag_changed)(struct trace_array *tr, unsigned int mask,
+			    int set);
 	bool allow_instances;		/* may run in instances/NAME */
 	bool use_max_tr;		/* swaps its max trace into max_buffer */
 	bool print_max;			/* `trace` shows max_buffer */
@@ -454,7 +457,10 @@ void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
 int graph_trace_open(struct trace_iterator *iter);
 void graph_trace_close(struct trace_iterator *iter);
 void print_graph_headers(struct trace_iterator *iter);
+void print_graph_headers_flags(struct trace_iterator *iter, u32 flags);
 enum print_line_t print_graph_function(struct trace_iterator *iter);
+enum print_line_t print_graph_function_flags(struct trace_iterator *iter,
+					     u32 flags);
 void trace_print_graph_duration(u64 duration, struct seq_buf *s);
 
 /* Linux's default: 1408 KiB per CPU (1410 once rounded to pages). */
@@ -664,6 +670,7 @@ void print_trace_line(struct trace_iterator *iter);
 bool trace_print_msg(struct trace_iterator *iter);
 void trace_raw_data(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
+void trace_default_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);
 void trace_print_lat_fmt(struct seq_buf *s, struct trace_entry *entry);
 char trace_find_mark(unsigned long long d);

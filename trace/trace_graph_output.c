@@ -394,11 +394,14 @@ static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 	seq_puts(s, " */\n");
 }
 
-/* The tracer's print_line: other events print the default way. */
-enum print_line_t print_graph_function(struct trace_iterator *iter)
+/*
+ * One event as a line of the call graph, with these TRACE_GRAPH_PRINT_*
+ * columns; other events print the default way. The latency tracers
+ * pass their own flags (display-graph).
+ */
+enum print_line_t print_graph_function_flags(struct trace_iterator *iter,
+					     u32 flags)
 {
-	u32 flags = graph_flags(iter);
-
 	switch (entry_type(iter->ent)) {
 	case TRACE_GRAPH_ENT:
 		print_graph_entry(iter, flags);
@@ -415,6 +418,12 @@ enum print_line_t print_graph_function(struct trace_iterator *iter)
 	default:
 		return TRACE_TYPE_UNHANDLED;
 	}
+}
+
+/* The tracer's print_line: its options choose the columns. */
+enum print_line_t print_graph_function(struct trace_iterator *iter)
+{
+	return print_graph_function_flags(iter, graph_flags(iter));
 }
 
 /* ---- the header ---------------------------------------------------------- */
@@ -438,10 +447,9 @@ static void print_graph_lat_header(struct seq_buf *s, u32 flags)
  * Linux's print_graph_headers_flags; with latency-format, the latency
  * header first, and nothing at all while the buffer is empty.
  */
-void print_graph_headers(struct trace_iterator *iter)
+void print_graph_headers_flags(struct trace_iterator *iter, u32 flags)
 {
 	struct seq_buf *s = &iter->seq;
-	u32 flags = graph_flags(iter);
 	bool lat = iter->trace_flags & TRACE_ITER_LATENCY_FMT;
 
 	if (!context_info(iter) || (lat && trace_empty(iter)))
@@ -473,6 +481,11 @@ void print_graph_headers(struct trace_iterator *iter)
 	if (flags & TRACE_GRAPH_PRINT_DURATION)
 		seq_puts(s, "   |   |      ");
 	seq_puts(s, "               |   |   |   |\n");
+}
+
+void print_graph_headers(struct trace_iterator *iter)
+{
+	print_graph_headers_flags(iter, graph_flags(iter));
 }
 
 /* ---- per open file ------------------------------------------------------- */

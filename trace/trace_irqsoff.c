@@ -11,6 +11,13 @@
  * max_buffer (update_max_tr_irqsoff), which `trace` then shows in the
  * latency format.
  *
+ * With the display-graph option the calls are recorded instead through
+ * graph ops, as entries and returns (Linux's irqsoff_graph_entry and
+ * irqsoff_graph_return), and `trace` draws them as function_graph's
+ * call tree in its latency form; the section's start and end lines and
+ * its stack stay function events. Setting the option while the tracer
+ * runs swaps one registration for the other (irqsoff_function_set).
+ *
  * Any trace array may run one of them (Linux's allow_instances), with
  * its own tracing_max_latency and max_buffer; but one array at a time,
  * since the hooks and the per-CPU sections are shared: another array
@@ -25,6 +32,7 @@
 #include "kernel.h"
 #include "string.h"
 #include "jump_label.h"
+#include "fgraph.h"
 #include "trace.h"
 
 #define TRACER_IRQS_OFF		0x1
@@ -43,6 +51,12 @@ static int trace_type;
 static bool tracer_enabled;
 static bool irqsoff_busy;		/* under trace_types_lock */
 static bool save_lat_flag;
+static bool irqsoff_graph;		/* graph ops registered, not tr->ops */
+
+/* The call tree's columns (Linux's GRAPH_TRACER_FLAGS). */
+#define GRAPH_TRACER_FLAGS	(TRACE_GRAPH_PRINT_CPU | \
+				 TRACE_GRAPH_PRINT_PROC | \
+				 TRACE_GRAPH_PRINT_DURATION)
 
 static u64 irqsoff_clock(struct trace_array *tr)
 {
@@ -203,6 +217,128 @@ static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip,
 	irqsoff_function(tr, ip, parent_ip, tracing_gen_ctx_dec(1));
 }
 
+/*
+ * display-graph: a call inside a section, recorded as function_graph's
+ * entry; 1 hooks its return. Preemption is off (the trampoline).
+ */
+static int irqsoff_graph_entry(struct ftrace_graph_ent *trace)
+{
+	struct trace_array *tr = irqsoff_trace;
+
+	if (!irqsoff_cpus[smp_processor_id()].tracing ||
+	    !(READ_ONCE(tr->trace_flags) & TRACE_ITER_FUNCTION) ||
+	    !ring_buffer_recording(tr->buffer))
+		return 0;
+	return !ring_buffer_write3(tr->buffer,
+				   tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
+				   trace->func, trace->depth);
+}
+
+/*
+ * Its return, while the section is still open; the duration is in the
+ * trace clock's units. ftrace_return_to_handler raised preempt_count.
+ */
+static void irqsoff_graph_return(struct ftrace_graph_ret *trace)
+{
+	u64 duration = trace->rettime - trace->calltime;
+	struct trace_array *tr = irqsoff_trace;
+
+	if (!irqsoff_cpus[smp_processor_id()].tracing)
+		return;
+	ring_buffer_write5(tr->buffer, tracing_gen_ctx_dec(1) | TRACE_GRAPH_RET,
+			   trace->func, trace->depth, (u32)duration,
+			   duration >> 32);
+}
+
+static struct fgraph_ops irqsoff_graph_ops = {
+	.entryfunc = irqsoff_graph_entry,
+	.retfunc = irqsoff_graph_return,
+};
+
+/*
+ * Register the graph ops or the function ops (Linux's
+ * register_irqsoff_function). The graph's clock is the array's, so the
+ * durations are in the units of its timestamps.
+ */
+static int register_irqsoff_function(struct trace_array *tr, bool graph)
+{
+	int ret;
+
+	if (!graph)
+		return register_ftrace_function(&tr->ops);
+	irqsoff_graph_ops.func_hash = &tr->ops.local_hash;
+	ftrace_graph_set_clock(trace_clock_func(tr->clock_id));
+	ret = register_ftrace_graph(&irqsoff_graph_ops);
+	if (ret)
+		ftrace_graph_set_clock(trace_clock_func(global_trace.clock_id));
+	return ret;
+}
+
+static void unregister_irqsoff_function(struct trace_array *tr, bool graph)
+{
+	if (!graph) {
+		unregister_ftrace_function(&tr->ops);
+		return;
+	}
+	unregister_ftrace_graph(&irqsoff_graph_ops);
+	ftrace_graph_set_clock(trace_clock_func(global_trace.clock_id));
+}
+
+/*
+ * Under trace_types_lock: display-graph set or cleared while the
+ * tracer runs (Linux's irqsoff_display_graph). The other way is
+ * registered first; if it cannot be (another graph user: EBUSY), the
+ * option stays as it was.
+ */
+static int irqsoff_flag_changed(struct trace_array *tr, unsigned int mask,
+				int set)
+{
+	int ret;
+
+	if (mask != TRACE_ITER_DISPLAY_GRAPH || set == irqsoff_graph)
+		return 0;
+	unregister_irqsoff_function(tr, irqsoff_graph);
+	ret = register_irqsoff_function(tr, set);
+	if (ret) {
+		register_irqsoff_function(tr, irqsoff_graph);
+		return ret;
+	}
+	irqsoff_graph = set;
+	return 0;
+}
+
+static bool is_graph(struct trace_iterator *iter)
+{
+	return iter->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+}
+
+/* The graph printer keeps per-CPU state for each open trace file. */
+static int irqsoff_trace_open(struct trace_iterator *iter)
+{
+	return is_graph(iter) ? graph_trace_open(iter) : 0;
+}
+
+static void irqsoff_trace_close(struct trace_iterator *iter)
+{
+	if (is_graph(iter))
+		graph_trace_close(iter);
+}
+
+static enum print_line_t irqsoff_print_line(struct trace_iterator *iter)
+{
+	if (is_graph(iter))
+		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
+	return TRACE_TYPE_UNHANDLED;
+}
+
+static void irqsoff_print_header(struct trace_iterator *iter)
+{
+	if (is_graph(iter))
+		print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
+	else
+		trace_default_header(iter);
+}
+
 /* Under trace_types_lock. */
 static int irqsoff_tracer_init(struct trace_array *tr, int type)
 {
@@ -223,7 +359,8 @@ static int irqsoff_tracer_init(struct trace_array *tr, int type)
 	tr->ops.private = tr;
 	tr->ops.name = "irqsoff";
 	function_trace_update_fast_path(tr);
-	ret = register_ftrace_function(&tr->ops);
+	irqsoff_graph = tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+	ret = register_irqsoff_function(tr, irqsoff_graph);
 	if (ret) {
 		if (!save_lat_flag)
 			tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
@@ -252,7 +389,7 @@ static void irqsoff_tracer_reset(struct trace_array *tr)
 		static_key_slow_dec(&trace_irqflags_key);
 	if (trace_type & TRACER_PREEMPT_OFF)
 		static_key_slow_dec(&trace_preempt_key);
-	unregister_ftrace_function(&tr->ops);
+	unregister_irqsoff_function(tr, irqsoff_graph);
 	if (!save_lat_flag)
 		tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
 	tracing_free_snapshot(tr);
@@ -278,6 +415,11 @@ static struct tracer irqsoff_tracer = {
 	.name = "irqsoff",
 	.init = irqsoff_init,
 	.reset = irqsoff_tracer_reset,
+	.open = irqsoff_trace_open,
+	.close = irqsoff_trace_close,
+	.print_header = irqsoff_print_header,
+	.print_line = irqsoff_print_line,
+	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
 	.allow_instances = true,
@@ -288,6 +430,11 @@ static struct tracer preemptoff_tracer = {
 	.name = "preemptoff",
 	.init = preemptoff_init,
 	.reset = irqsoff_tracer_reset,
+	.open = irqsoff_trace_open,
+	.close = irqsoff_trace_close,
+	.print_header = irqsoff_print_header,
+	.print_line = irqsoff_print_line,
+	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
 	.allow_instances = true,
@@ -298,6 +445,11 @@ static struct tracer preemptirqsoff_tracer = {
 	.name = "preemptirqsoff",
 	.init = preemptirqsoff_init,
 	.reset = irqsoff_tracer_reset,
+	.open = irqsoff_trace_open,
+	.close = irqsoff_trace_close,
+	.print_header = irqsoff_print_header,
+	.print_line = irqsoff_print_line,
+	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
 	.allow_instances = true,

@@ -553,7 +553,7 @@ static void print_lat_header(struct trace_iterator *iter)
 }
 
 /* The column headers of the default event lines; verbose has none. */
-static void trace_default_header(struct trace_iterator *iter)
+void trace_default_header(struct trace_iterator *iter)
 {
 	if (!(iter->trace_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
