@@ -379,12 +379,19 @@ static int pingpong_main(struct shell_out *out, int argc, char **argv)
  * Spin until the time CSR, which the `local` trace clock reads, has
  * advanced by ticks: a known length by the latency tracers' clock.
  */
+static __workload void irqsoff_spin_until(u64 end)
+{
+	while ((s64)(rdtime() - end) < 0)
+		cpu_relax();
+}
+
+/*
+ * Two calls deep, so that the display-graph option has a call with a
+ * call inside to draw ({ and }).
+ */
 static __workload void irqsoff_spin(u64 ticks)
 {
-	u64 start = rdtime();
-
-	while (rdtime() - start < ticks)
-		cpu_relax();
+	irqsoff_spin_until(rdtime() + ticks);
 }
 
 /*

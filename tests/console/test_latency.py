@@ -170,3 +170,72 @@ def test_spare_buffer_is_the_tracers(k):
     write(k, 'current_tracer', 'nop')
     assert '* Snapshot is freed *' in cat(k, 'snapshot')
     clean(k)
+
+
+# display-graph: function_graph's latency form with irqsoff's columns
+# (Linux's GRAPH_TRACER_FLAGS: CPU, TASK/PID, DURATION).
+GRAPH_COLUMNS = (
+    '#                       _-----=> irqs-off        \n'
+    '#                      / _----=> need-resched    \n'
+    '#                     | / _---=> hardirq/softirq \n'
+    '#                     || / _--=> preempt-depth   \n'
+    '#                     ||| /                      \n'
+    '# CPU  TASK/PID       ||||     DURATION                  FUNCTION CALLS\n'
+    '# |     |    |        ||||      |   |                     |   |   |   |\n')
+GRAPH_LINE = re.compile(r'^ \d\) +\S+-\d+ +\|  d\.\.\.\. \| '
+                        r'(?P<dur>[ +!#*@$] *[\d.]+ us|             ) \|  '
+                        r'(?P<call>.*)$')
+
+
+def graph_calls(text):
+    """The call graph's lines of a max trace: (duration us, call)."""
+    out = []
+    for line in text.splitlines():
+        m = GRAPH_LINE.match(line)
+        if m:
+            dur = m['dur'].strip(' +!#*@$ us')
+            out.append((float(dur) if dur else None, m['call']))
+    return out
+
+
+def test_display_graph_draws_the_section(k):
+    """Done when: with display-graph set, irqsoff draws the calls of the
+    demo's section as a call graph in the latency form (the nested call
+    between { and }, durations adding up to the section), between the
+    start and end lines as before, and still reports the section within
+    5%; clearing and setting the option while the tracer runs switches
+    between the function format and the graph (irqsoff_flag_changed)."""
+    write(k, 'options/display-graph', '1')
+    text = demo_trace(k, 'irqsoff')
+    m = HEADER.match(text)
+    assert m, text
+    us = int(m['us'])
+    assert DEMO_US <= us <= DEMO_US * 1.05, f'{us} us for {DEMO_US}'
+    k.check(max_latency(k), us)
+    rest = text[m.end():]
+    k.check(rest[:len(GRAPH_COLUMNS)], GRAPH_COLUMNS)
+    calls = graph_calls(rest)
+    k.check([c for _, c in calls],
+            ['irqsoff_spin() {', '  irqsoff_spin_until();', '}'])
+    assert calls[0][0] is None, calls
+    assert DEMO_US * 0.99 <= calls[1][0] <= calls[2][0], calls
+    assert DEMO_US <= calls[2][0] < us + 1, calls
+    lines = rest[len(GRAPH_COLUMNS):].splitlines()
+    assert lines[0].endswith(': irqsoff_demo_main <-irqsoff_demo_main')
+    assert lines[4].endswith(': irqsoff_demo_main <-irqsoff_demo_main')
+    assert lines[5].endswith(': tracer_hardirqs_on <-irqsoff_demo_main')
+    assert lines[6].endswith(': <stack trace>')
+
+    write(k, 'options/display-graph', '0')
+    write(k, 'tracing_max_latency', '0')
+    k.run(f'run irqsoff_demo {DEMO_US}')
+    text = cat(k, 'trace')
+    assert COLUMNS in text and not graph_calls(text), text
+    assert 'irqsoff_spin <-irqsoff_demo_main' in text, text
+
+    write(k, 'options/display-graph', '1')
+    write(k, 'tracing_max_latency', '0')
+    k.run(f'run irqsoff_demo {DEMO_US}')
+    k.check(len(graph_calls(cat(k, 'trace'))), 3)
+    write(k, 'options/display-graph', '0')
+    clean(k)
