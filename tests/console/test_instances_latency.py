@@ -71,3 +71,27 @@ def test_one_latency_tracer_at_a_time(k):
     k.check(k.run(f'rmdir {T}/{FOO}'), '')
     k.check(write(k, 'current_tracer', 'irqsoff'), '')
     clean(k)
+
+
+def test_display_graph_while_function_graph_runs(k):
+    """Done when: with function_graph running at the top level, foo's
+    irqsoff cannot take the graph ops too: setting display-graph gives
+    EBUSY and stays off, and foo keeps recording its sections in the
+    function format; starting irqsoff with the option already set is
+    refused the same way, foo's tracer staying nop."""
+    clean(k)
+    k.run(f'mkdir {T}/{FOO}')
+    write(k, 'current_tracer', 'function_graph')
+    write(k, f'{FOO}/current_tracer', 'irqsoff')
+    k.check(write(k, f'{FOO}/options/display-graph', '1'), EBUSY)
+    k.check(cat(k, f'{FOO}/options/display-graph'), '0\n')
+    write(k, f'{FOO}/tracing_max_latency', '0')
+    k.run(f'run irqsoff_demo {DEMO_US}')
+    text = cat(k, f'{FOO}/trace')
+    assert 'irqsoff_spin <-irqsoff_demo_main' in text, text
+    write(k, f'{FOO}/current_tracer', 'nop')
+    write(k, f'{FOO}/options/display-graph', '1')
+    k.check(write(k, f'{FOO}/current_tracer', 'irqsoff'), EBUSY)
+    k.check(cat(k, f'{FOO}/current_tracer'), 'nop\n')
+    write(k, f'{FOO}/options/display-graph', '0')
+    clean(k)
