@@ -2,8 +2,8 @@
 preemptirqsoff, as Linux 6.1's (shared/reference/linux-6.1:
 q-f-latency-tracers): available_tracers in Linux's order, the latency
 trace's header line by line, `run irqsoff_demo` found and measured
-within 5%, tracing_max_latency and tracing_thresh, and the spare buffer
-they own. Under -icount the time CSR, which the `local` trace clock and
+within 5%, tracing_max_latency and tracing_thresh, the spare buffer
+they own, and display-graph's call graph of a section. Under -icount the time CSR, which the `local` trace clock and
 the demo's spin both read, counts guest instructions, so no host stall
 can stretch a section."""
 
