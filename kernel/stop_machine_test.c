@@ -113,23 +113,32 @@ static void late_cpu_is_reported(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, kunit_dmesg_count(h.msg) > h.seen);
 }
 
-#define QUIET_NS	(50 * NSEC_PER_MSEC)	/* five ticks at HZ 100 */
+#define QUIET_NS	(200 * NSEC_PER_MSEC)
 
 /*
- * The round's function, for 50 ms: how many other CPUs took an interrupt
- * meanwhile. Every CPU passed DISABLE_IRQ before RUN, so none may.
+ * The round's function: how many other CPUs took an interrupt while it
+ * ran. Each is sent an IPI, so that one with interrupts on takes one
+ * for sure, whatever its timer does; the window lasts until every
+ * other CPU took one or QUIET_NS passed. Every CPU passed DISABLE_IRQ
+ * before RUN, so none may.
  */
 static int count_cpus_interrupted(void *arg)
 {
-	u64 before[NR_CPUS], end = ktime_get_ns() + QUIET_NS;
-	int cpu, self = smp_processor_id(), n = 0;
+	u64 before[NR_CPUS], end;
+	int cpu, self = smp_processor_id(), n;
 
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
 		before[cpu] = READ_ONCE(cpus[cpu].irqs);
-	while (ktime_get_ns() < end)
-		barrier();
-	for_each_online_cpu(cpu)
-		n += cpu != self && READ_ONCE(cpus[cpu].irqs) != before[cpu];
+		if (cpu != self)
+			smp_send_ipi(cpu, IPI_RESCHEDULE);
+	}
+	end = ktime_get_ns() + QUIET_NS;
+	do {
+		n = 0;
+		for_each_online_cpu(cpu)
+			n += cpu != self &&
+			     READ_ONCE(cpus[cpu].irqs) != before[cpu];
+	} while (n < nr_cpus - 1 && ktime_get_ns() < end);
 	return n;
 }
 
