@@ -153,6 +153,7 @@ static unsigned int tracer_rank(const struct tracer *t)
 int register_tracer(struct tracer *type)
 {
 	struct tracer **pos;
+	unsigned int rank;
 	int ret = 0;
 
 	if (!type->name || !type->init)
@@ -161,8 +162,9 @@ int register_tracer(struct tracer *type)
 	if (find_tracer(type->name)) {
 		ret = -EBUSY;
 	} else {
+		rank = tracer_rank(type);	/* once: it is nine strcmp */
 		pos = &trace_types;
-		while (*pos && tracer_rank(*pos) <= tracer_rank(type))
+		while (*pos && tracer_rank(*pos) <= rank)
 			pos = &(*pos)->next;
 		type->next = *pos;
 		*pos = type;

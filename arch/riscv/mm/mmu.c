@@ -114,6 +114,7 @@ void mmu_init(u64 mem_base, u64 mem_size)
 	map_range((unsigned long)_text, (unsigned long)_etext, PAGE_KERNEL_RX);
 	map_range((unsigned long)_rodata, (unsigned long)_erodata,
 		  PAGE_KERNEL_RO);
+	/* _ebss is 128-aligned: its last page is mapped whole. */
 	map_range((unsigned long)_data, (unsigned long)_ebss, PAGE_KERNEL_RW);
 	map_range((unsigned long)_kallsyms, (unsigned long)_end,
 		  PAGE_KERNEL_RO);
