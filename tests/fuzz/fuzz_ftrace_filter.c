@@ -20,7 +20,7 @@
 #include "../../lib/kstrtox.c"
 #include "../../trace/ftrace_hash.c"
 #include "../../trace/trace_pid.c"
-#include "stub_pid_fork.h"
+#include "stub_trace_pid.h"
 #include "../../trace/ftrace_command.c"
 #include "../../trace/ftrace_files.c"
 
@@ -147,25 +147,6 @@ int ftrace_for_each_rec(int (*fn)(struct dyn_ftrace *rec, void *data),
 unsigned long ftrace_nr_records(void)
 {
 	abort();
-}
-
-/* trace_pid.c sizes its per-CPU cache by the CPUs: one, here. */
-int trace_nr_cpus(void)
-{
-	return 1;
-}
-
-/* The kernel's gives whole cache lines: 64-aligned, as the type needs. */
-void *kzalloc_cacheline(size_t size)
-{
-	void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-
-	return p ? memset(p, 0, size) : NULL;
-}
-
-void kfree_cacheline(const void *p, size_t size)
-{
-	free((void *)p);
 }
 
 unsigned long vfs_nr_alloc_failures;

@@ -11,31 +11,12 @@
 #include "../../lib/string.c"
 #include "../../lib/kstrtox.c"
 #include "../../trace/trace_pid.c"
-#include "stub_pid_fork.h"
+#include "stub_trace_pid.h"
 
 #define MAX_PIDS	256
 
 static int fail_after = -1;	/* allocations left before one fails */
 static int live_blocks;
-
-/* trace_pid.c sizes its per-CPU cache by the CPUs: one, here. */
-int trace_nr_cpus(void)
-{
-	return 1;
-}
-
-/* The kernel's gives whole cache lines: 64-aligned, as the type needs. */
-void *kzalloc_cacheline(size_t size)
-{
-	void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-
-	return p ? memset(p, 0, size) : NULL;
-}
-
-void kfree_cacheline(const void *p, size_t size)
-{
-	free((void *)p);
-}
 
 void *kmalloc(size_t size)
 {
