@@ -399,6 +399,9 @@ int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 	if (mask == TRACE_ITER_FUNC_FORK &&
 	    !!(tr->trace_flags & mask) != !!enabled)
 		ftrace_pid_follow_fork(tr, enabled);
+	if (mask == TRACE_ITER_EVENT_FORK &&
+	    !!(tr->trace_flags & mask) != !!enabled)
+		trace_event_follow_fork(tr, enabled);
 	if (enabled)
 		tr->trace_flags |= mask;
 	else

@@ -587,8 +587,9 @@ bool trace_pid_list_is_set(struct trace_pid_list *list, int pid);
 int trace_pid_write(struct trace_array *tr, const char *buf, bool append);
 int trace_pid_list_parse(struct trace_pid_list *old, const char *buf,
 			 bool append, struct trace_pid_list **out);
-struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid);
 void trace_pid_list_free(struct trace_pid_list *list);
+void trace_filter_add_remove_task(struct trace_pid_list **dst,
+				  struct task *parent, struct task *task);
 unsigned int trace_pid_list_count(const struct trace_pid_list *list);
 void trace_pid_list_show(struct trace_pid_list *list, struct seq_buf *s);
 void trace_pid_show(struct trace_array *tr, struct seq_buf *s);
@@ -604,6 +605,7 @@ bool ftrace_pid_cache_fill(struct trace_array *tr,
 			   struct trace_pid_list *pids,
 			   struct ftrace_pid_cache *c, int pid);
 void ftrace_pid_follow_fork(struct trace_array *tr, bool enable);
+void trace_event_follow_fork(struct trace_array *tr, bool enable);
 int trace_notrace_pid_write(struct trace_array *tr, const char *buf,
 			    bool append);
 void trace_notrace_pid_show(struct trace_array *tr, struct seq_buf *s);

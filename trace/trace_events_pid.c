@@ -3,11 +3,11 @@
  * in kernel/trace/trace_events.c): the tasks whose events are written,
  * or never written; either list empty means no such rule. The task is
  * the one that records the event (for sched_switch, the one switched
- * out). With the event-fork option, a listed task's new children join
- * its list: a probe on sched_process_fork, registered while a list is
- * set, publishes a copy with the child (trace_pid_list_add); the copies
- * it replaced are freed with the list, after a grace period, when the
- * file is next written.
+ * out). With an array's event-fork option, a listed task's new
+ * children join its list and a reaped task leaves it: probes on
+ * sched_process_fork and sched_process_free publish a copy
+ * (trace_filter_add_remove_task); the copies they replaced are freed
+ * with the list, after a grace period, when the file is next written.
  */
 #include "kernel.h"
 #include "string.h"
@@ -16,8 +16,8 @@
 #include "trace_events.h"
 #include "trace/events/sched.h"
 
+/* Orders event-fork's copies of a list with a write's swap. */
 static DEFINE_SPINLOCK(fork_lock);
-static bool fork_probe_on;
 
 /* From trace_event_commit: is current's event to be dropped from tr? */
 bool trace_event_pid_ignored(struct trace_array *tr)
@@ -29,44 +29,46 @@ bool trace_event_pid_ignored(struct trace_array *tr)
 	       (no && trace_pid_list_is_set(no, current->pid));
 }
 
-static void fork_into(struct trace_pid_list **dst, struct task *parent,
-		      struct task *child)
+/* The probes' data is the trace array whose lists they follow. */
+static void event_filter_pid_sched_process_fork(void *data,
+						struct task *parent,
+						struct task *child)
 {
-	struct trace_pid_list *list = *dst;
+	struct trace_array *tr = data;
+	unsigned long flags = spin_lock_irqsave(&fork_lock);
 
-	if (!list || !trace_pid_list_is_set(list, parent->pid))
-		return;
-	list = trace_pid_list_add(list, child->pid);
-	if (list)
-		WRITE_ONCE(*dst, list);
+	trace_filter_add_remove_task(&tr->event_pids, parent, child);
+	trace_filter_add_remove_task(&tr->event_notrace_pids, parent, child);
+	spin_unlock_irqrestore(&fork_lock, flags);
 }
 
-static void event_pid_fork(void *data, struct task *parent, struct task *child)
+static void event_filter_pid_sched_process_exit(void *data, struct task *task)
 {
-	unsigned long flags;
+	struct trace_array *tr = data;
+	unsigned long flags = spin_lock_irqsave(&fork_lock);
 
-	if (!(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_EVENT_FORK))
-		return;
-	flags = spin_lock_irqsave(&fork_lock);
-	fork_into(&global_trace.event_pids, parent, child);
-	fork_into(&global_trace.event_notrace_pids, parent, child);
-	spin_unlock(&fork_lock);
-	local_irq_restore(flags);
+	trace_filter_add_remove_task(&tr->event_pids, NULL, task);
+	trace_filter_add_remove_task(&tr->event_notrace_pids, NULL, task);
+	spin_unlock_irqrestore(&fork_lock, flags);
 }
 
-/* The fork probe is on while either list is set. */
-static void update_fork_probe(void)
+/*
+ * The event-fork option of tr changed (Linux's trace_event_follow_fork):
+ * a listed task's child joins its list and a reaped task leaves it.
+ */
+void trace_event_follow_fork(struct trace_array *tr, bool enable)
 {
-	bool want = global_trace.event_pids || global_trace.event_notrace_pids;
-
-	if (want == fork_probe_on)
-		return;
-	if (want)
-		fork_probe_on = !register_trace_sched_process_fork(event_pid_fork,
-								   NULL);
-	else
-		fork_probe_on = unregister_trace_sched_process_fork(
-					event_pid_fork, NULL) != 0;
+	if (enable) {
+		register_trace_sched_process_fork(
+			event_filter_pid_sched_process_fork, tr);
+		register_trace_sched_process_free(
+			event_filter_pid_sched_process_exit, tr);
+	} else {
+		unregister_trace_sched_process_fork(
+			event_filter_pid_sched_process_fork, tr);
+		unregister_trace_sched_process_free(
+			event_filter_pid_sched_process_exit, tr);
+	}
 }
 
 /* `>` replaces the list (at the first write), `>>` adds to it. */
@@ -89,9 +91,7 @@ static int event_pid_store(char *buf, struct file *file, long data)
 		flags = spin_lock_irqsave(&fork_lock);
 		old = *dst;
 		WRITE_ONCE(*dst, list);
-		spin_unlock(&fork_lock);
-		local_irq_restore(flags);
-		update_fork_probe();
+		spin_unlock_irqrestore(&fork_lock, flags);
 		synchronize_rcu();
 		trace_pid_list_free(old);
 	}
@@ -106,10 +106,7 @@ static void event_pid_show(struct seq_buf *s, long data)
 	mutex_unlock(&event_mutex);
 }
 
-/*
- * Each trace array's lists; the event-fork option follows forks into
- * the top level's only (docs/tracefs.md, Instances).
- */
+/* Each trace array's lists. */
 void trace_event_pid_create_files(struct trace_array *tr, struct inode *dir)
 {
 	create_simple(dir, "set_event_notrace_pid", event_pid_show,

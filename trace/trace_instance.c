@@ -130,6 +130,9 @@ static int __remove_instance(struct trace_array *tr)
 		return ret;
 	list_del(&tr->list);
 	tracing_set_tracer(tr, "nop");
+	/* The fork options' probes hold tr: off, as Linux's ZEROED_TRACE_FLAGS. */
+	set_tracer_flag(tr, TRACE_ITER_EVENT_FORK, 0);
+	set_tracer_flag(tr, TRACE_ITER_FUNC_FORK, 0);
 	trace_pid_write(tr, "", false);
 	trace_array_free(tr);
 	return 0;

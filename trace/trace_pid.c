@@ -10,9 +10,10 @@
  * with different lists ask about the same task. The fast paths look
  * at function_pids alone: with only notrace pids it is
  * trace_pid_every, which takes every pid. With the function-fork
- * option, the top level's lists follow tasks: a listed task's child
- * joins its list, and a task leaves it when it is reaped (Linux's
- * ftrace_pid_follow_fork).
+ * option, an array's lists follow tasks: a listed task's child joins
+ * its list, and a task leaves it when it is reaped (Linux's
+ * ftrace_pid_follow_fork); event-fork does the same for set_event_pid
+ * (trace_filter_add_remove_task).
  */
 #include "kernel.h"
 #include "string.h"
@@ -25,7 +26,7 @@
 
 struct trace_pid_list {
 	unsigned int nr;
-	/* lists event-fork replaced, freed with this one (trace_events.c) */
+	/* lists a fork or a reap replaced, freed with this one */
 	struct trace_pid_list *retired;
 	int pids[];
 };
@@ -215,11 +216,12 @@ int trace_pid_list_parse(struct trace_pid_list *old, const char *buf,
 }
 
 /*
- * A copy of old with pid added (event-fork's child), or NULL. Readers
+ * A copy of old with pid added (a listed task's child), or NULL. Readers
  * may still hold old: it is kept on the copy's retired chain, and
  * freed with the copy (trace_pid_list_free).
  */
-struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old, int pid)
+static struct trace_pid_list *trace_pid_list_add(struct trace_pid_list *old,
+						 int pid)
 {
 	struct trace_pid_list *list = pid_list_alloc(old->nr + 1);
 
@@ -252,9 +254,10 @@ static struct trace_pid_list *trace_pid_list_remove(struct trace_pid_list *old,
  * Linux's trace_filter_add_remove_task: task joins *dst if its parent
  * is there, or with no parent (it is reaped) leaves it. Readers may
  * hold the list: a copy replaces it. Out of memory, nothing changes.
+ * The caller holds the lock that orders the list's writers.
  */
-static void follow_task(struct trace_pid_list **dst, struct task *parent,
-			struct task *task)
+void trace_filter_add_remove_task(struct trace_pid_list **dst,
+				  struct task *parent, struct task *task)
 {
 	struct trace_pid_list *list = *dst, *copy;
 
@@ -273,44 +276,46 @@ static void follow_task(struct trace_pid_list **dst, struct task *parent,
 		WRITE_ONCE(*dst, copy);
 }
 
-static void ftrace_pid_follow_fork_probe(void *data, struct task *parent,
-					 struct task *child)
+/* The probes' data is the trace array whose lists they follow. */
+static void ftrace_pid_follow_sched_process_fork(void *data,
+						 struct task *parent,
+						 struct task *child)
 {
+	struct trace_array *tr = data;
 	unsigned long flags = spin_lock_irqsave(&pid_fork_lock);
 
-	follow_task(&global_trace.function_pids, parent, child);
-	follow_task(&global_trace.function_no_pids, parent, child);
+	trace_filter_add_remove_task(&tr->function_pids, parent, child);
+	trace_filter_add_remove_task(&tr->function_no_pids, parent, child);
 	spin_unlock_irqrestore(&pid_fork_lock, flags);
 }
 
-static void ftrace_pid_follow_free_probe(void *data, struct task *task)
+static void ftrace_pid_follow_sched_process_free(void *data, struct task *task)
 {
+	struct trace_array *tr = data;
 	unsigned long flags = spin_lock_irqsave(&pid_fork_lock);
 
-	follow_task(&global_trace.function_pids, NULL, task);
-	follow_task(&global_trace.function_no_pids, NULL, task);
+	trace_filter_add_remove_task(&tr->function_pids, NULL, task);
+	trace_filter_add_remove_task(&tr->function_no_pids, NULL, task);
 	spin_unlock_irqrestore(&pid_fork_lock, flags);
 }
 
 /*
- * The function-fork option changed: follow forks and reaped tasks, as
- * Linux's probes on sched_process_fork and sched_process_free do. The
- * top level's lists only, as event-fork (docs/tracefs.md, Instances).
+ * The function-fork option of tr changed: follow forks and reaped
+ * tasks in its lists, as Linux's probes on sched_process_fork and
+ * sched_process_free do, one registration per array.
  */
 void ftrace_pid_follow_fork(struct trace_array *tr, bool enable)
 {
-	if (tr != &global_trace)
-		return;
 	if (enable) {
-		register_trace_sched_process_fork(ftrace_pid_follow_fork_probe,
-						  NULL);
-		register_trace_sched_process_free(ftrace_pid_follow_free_probe,
-						  NULL);
+		register_trace_sched_process_fork(
+			ftrace_pid_follow_sched_process_fork, tr);
+		register_trace_sched_process_free(
+			ftrace_pid_follow_sched_process_free, tr);
 	} else {
 		unregister_trace_sched_process_fork(
-			ftrace_pid_follow_fork_probe, NULL);
+			ftrace_pid_follow_sched_process_fork, tr);
 		unregister_trace_sched_process_free(
-			ftrace_pid_follow_free_probe, NULL);
+			ftrace_pid_follow_sched_process_free, tr);
 	}
 }
 

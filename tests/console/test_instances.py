@@ -254,6 +254,49 @@ def test_pid_filters_per_instance(k):
     clean(k)
 
 
+SWITCH_PIDS = re.compile(r': sched_switch: prev_comm=\S+ prev_pid=(\d+) ')
+
+
+def test_fork_options_per_instance(k):
+    """function-fork and event-fork set in foo follow forks into foo's
+    own set_ftrace_pid and set_event_pid, and reaps out of them; the
+    top level's lists and options are left alone, and rmdir takes the
+    fork probes down with foo."""
+    clean(k)
+    sh = k.run('echo $$').strip()
+    mkdir(k, 'foo')
+    foo = f'{I}/foo/'
+    write(k, foo + 'set_ftrace_filter', 'fib')
+    write(k, foo + 'set_ftrace_pid', sh)
+    write(k, foo + 'set_event_pid', sh)
+    write(k, foo + 'options/function-fork', '1')
+    write(k, foo + 'options/event-fork', '1')
+    write(k, foo + 'current_tracer', 'function')
+    write(k, foo + 'events/sched/sched_switch/enable', '1')
+    k.check(k.run('run fib 3'), 'fib(3) = 2\n')
+    write(k, foo + 'tracing_on', '0')
+    lines = trace_lines(k, foo + 'trace')
+    fibs = {int(m[1]) for m in
+            (re.match(r'^ +fib-(\d+) .*: fib <-', l) for l in lines) if m}
+    switched = {m[1] for m in map(SWITCH_PIDS.search, lines) if m}
+    assert len(fibs) == 1 and str(fibs.copy().pop()) != sh, lines
+    child = str(fibs.pop())
+    assert child in switched, lines
+    # fib was reaped before the prompt came back: it left both lists
+    k.check(cat(k, foo + 'set_ftrace_pid'), sh + '\n')
+    k.check(cat(k, foo + 'set_event_pid'), sh + '\n')
+    k.check(cat(k, 'options/function-fork'), '0\n')
+    k.check(cat(k, 'options/event-fork'), '0\n')
+    k.check(cat(k, 'set_ftrace_pid'), 'no pid\n')
+    k.check(trace_lines(k, 'trace'), [])
+    k.check(k.run('patchsite sched_process_fork | head -n 1'),
+            'sched_process_fork: tracepoint, key enabled, 2 probes\n')
+    write(k, foo + 'events/sched/sched_switch/enable', '0')
+    clean(k)
+    k.check(k.run('patchsite sched_process_fork | head -n 1'),
+            'sched_process_fork: tracepoint, key disabled, 0 probes\n')
+
+
 EVENT_CPU = re.compile(r'^ +\S+-\d+ +\[(\d{3})\] ')
 
 
