@@ -337,8 +337,22 @@ u64 trace_clock_to_ns(struct trace_array *tr, u64 ts)
 }
 
 /*
+ * The array whose trace clock times the graph's calls, so that their
+ * durations are in its time stamps' units: the top level's, where
+ * function_graph and the profiler run, or a latency tracer's array
+ * while it draws a section under display-graph. Under trace_types_lock.
+ */
+static struct trace_array *graph_clock_array = &global_trace;
+
+void tracing_graph_clock_follow(struct trace_array *tr)
+{
+	graph_clock_array = tr;
+	ftrace_graph_set_clock(trace_clocks[tr->clock_id].func);
+}
+
+/*
  * A new clock makes old time stamps meaningless: empty the buffer too.
- * function_graph's durations follow the same clock.
+ * The graph's durations follow the clock of the array they are for.
  */
 int tracing_set_clock(struct trace_array *tr, const char *name)
 {
@@ -356,8 +370,8 @@ int tracing_set_clock(struct trace_array *tr, const char *name)
 		ring_buffer_set_clock(tr->max_buffer, trace_clocks[i].func);
 		ring_buffer_reset(tr->max_buffer);
 	}
-	if (tr == &global_trace)	/* function_graph runs only there */
-		ftrace_graph_set_clock(trace_clocks[i].func);
+	if (tr == graph_clock_array)
+		tracing_graph_clock_follow(tr);
 	function_trace_update_fast_path(tr);
 	tracing_reset_online_cpus(tr);
 	mutex_unlock(&trace_types_lock);

@@ -416,6 +416,7 @@ bool tracer_tracing_is_on(struct trace_array *tr);
 void tracing_reset_online_cpus(struct trace_array *tr);
 int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size,
 			       int cpu);
+void tracing_graph_clock_follow(struct trace_array *tr);
 int tracing_set_clock(struct trace_array *tr, const char *name);
 int tracing_set_thresh(struct trace_array *tr, unsigned long usecs);
 int trace_clock_at(int pos);
@@ -452,6 +453,7 @@ extern unsigned int fgraph_max_depth;
 void ftrace_graph_set_max_depth(unsigned long depth);
 struct ftrace_hash *ftrace_graph_hash_copy(bool is_notrace);
 void ftrace_graph_set_hash(struct ftrace_hash *hash, bool is_notrace);
+void trace_graph_function(struct trace_array *tr, unsigned long ip, u32 ctx);
 
 /* trace_graph_output.c: function_graph's text */
 int graph_trace_open(struct trace_iterator *iter);

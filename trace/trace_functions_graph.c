@@ -321,6 +321,17 @@ void trace_graph_return(struct ftrace_graph_ret *trace)
 		graph_record_return(t, trace);
 }
 
+/*
+ * A point in the code drawn as a call that took no time, at depth 0:
+ * an entry and its return (Linux's trace_graph_function, which the
+ * latency tracers use under display-graph for a section's ends).
+ */
+void trace_graph_function(struct trace_array *tr, unsigned long ip, u32 ctx)
+{
+	ring_buffer_write3(tr->buffer, ctx | TRACE_GRAPH_ENT, ip, 0);
+	ring_buffer_write5(tr->buffer, ctx | TRACE_GRAPH_RET, ip, 0, 0, 0);
+}
+
 /* tracing_thresh (ns): only calls that took at least that long. */
 static void trace_graph_thresh_return(struct ftrace_graph_ret *trace)
 {

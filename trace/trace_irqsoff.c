@@ -14,9 +14,10 @@
  * With the display-graph option the calls are recorded instead through
  * graph ops, as entries and returns (Linux's irqsoff_graph_entry and
  * irqsoff_graph_return), and `trace` draws them as function_graph's
- * call tree in its latency form; the section's start and end lines and
- * its stack stay function events. Setting the option while the tracer
- * runs swaps one registration for the other (irqsoff_function_set).
+ * call tree in its latency form; the section's start and end become
+ * calls of no duration (trace_graph_function) and its stack stays a
+ * stack event. Setting the option while the tracer runs swaps one
+ * registration for the other (irqsoff_flag_changed).
  *
  * Any trace array may run one of them (Linux's allow_instances), with
  * its own tracing_max_latency and max_buffer; but one array at a time,
@@ -70,10 +71,17 @@ static unsigned long section_length(struct trace_array *tr, u64 start,
 	return trace_clock_to_ns(tr, end) - trace_clock_to_ns(tr, start);
 }
 
+/*
+ * Where a section begins or ends: a function event, or under
+ * display-graph a call of no duration (Linux's __trace_function).
+ */
 static void irqsoff_function(struct trace_array *tr, unsigned long ip,
 			     unsigned long parent_ip, u32 ctx)
 {
-	ring_buffer_write3(tr->buffer, ctx | TRACE_FN, ip, parent_ip);
+	if (READ_ONCE(irqsoff_graph))
+		trace_graph_function(tr, ip, ctx);
+	else
+		ring_buffer_write3(tr->buffer, ctx | TRACE_FN, ip, parent_ip);
 }
 
 /*
@@ -257,8 +265,9 @@ static struct fgraph_ops irqsoff_graph_ops = {
 
 /*
  * Register the graph ops or the function ops (Linux's
- * register_irqsoff_function). The graph's clock is the array's, so the
- * durations are in the units of its timestamps.
+ * register_irqsoff_function). The graph's clock is the array's, and
+ * follows its trace_clock, so the durations are in the units of its
+ * timestamps.
  */
 static int register_irqsoff_function(struct trace_array *tr, bool graph)
 {
@@ -267,10 +276,10 @@ static int register_irqsoff_function(struct trace_array *tr, bool graph)
 	if (!graph)
 		return register_ftrace_function(&tr->ops);
 	irqsoff_graph_ops.func_hash = &tr->ops.local_hash;
-	ftrace_graph_set_clock(trace_clock_func(tr->clock_id));
+	tracing_graph_clock_follow(tr);
 	ret = register_ftrace_graph(&irqsoff_graph_ops);
 	if (ret)
-		ftrace_graph_set_clock(trace_clock_func(global_trace.clock_id));
+		tracing_graph_clock_follow(&global_trace);
 	return ret;
 }
 
@@ -281,7 +290,7 @@ static void unregister_irqsoff_function(struct trace_array *tr, bool graph)
 		return;
 	}
 	unregister_ftrace_graph(&irqsoff_graph_ops);
-	ftrace_graph_set_clock(trace_clock_func(global_trace.clock_id));
+	tracing_graph_clock_follow(&global_trace);
 }
 
 /*
@@ -303,7 +312,7 @@ static int irqsoff_flag_changed(struct trace_array *tr, unsigned int mask,
 		register_irqsoff_function(tr, irqsoff_graph);
 		return ret;
 	}
-	irqsoff_graph = set;
+	WRITE_ONCE(irqsoff_graph, set);
 	return 0;
 }
 

@@ -10,7 +10,7 @@ import re
 
 import harness
 from tracing import T, reset, cat, write
-from test_latency import HEADER, DEMO_US, EBUSY
+from test_latency import HEADER, DEMO_US, EBUSY, graph_calls
 
 SMP = 2
 QEMU_ARGS = harness.ICOUNT
@@ -95,3 +95,35 @@ def test_display_graph_while_function_graph_runs(k):
     k.check(cat(k, f'{FOO}/current_tracer'), 'nop\n')
     write(k, f'{FOO}/options/display-graph', '0')
     clean(k)
+
+
+def test_display_graph_follows_the_instance_clock(k):
+    """Done when: foo's irqsoff draws its section under display-graph
+    with durations in foo's trace_clock, also after foo's clock changed
+    while the tracer ran, and a change of the top level's clock
+    meanwhile leaves them so: with the `counter` clock (a count of
+    reads, not ns) the section's calls take a few counts, not the
+    demo's 3 ms."""
+    clean(k)
+    k.run(f'mkdir {T}/{FOO}')
+    write(k, f'{FOO}/options/display-graph', '1')
+    write(k, f'{FOO}/current_tracer', 'irqsoff')
+    write(k, f'{FOO}/trace_clock', 'counter')
+    write(k, 'trace_clock', 'global')
+    write(k, f'{FOO}/tracing_max_latency', '0')
+    k.run(f'run irqsoff_demo {DEMO_US}')
+    text = cat(k, f'{FOO}/trace')
+    write(k, f'{FOO}/current_tracer', 'nop')
+    write(k, f'{FOO}/options/display-graph', '0')
+    write(k, 'trace_clock', 'local')
+    clean(k)
+    m = HEADER.match(text)
+    assert m, text
+    calls = graph_calls(text)
+    k.check([c for _, c in calls][1:4],
+            ['irqsoff_spin() {', '  irqsoff_spin_until();', '}'])
+    # the section is counted in the same reads (its stack line's time,
+    # from the start): its calls took fewer of them (0.001 "us" is one)
+    spin = round(calls[3][0] * 1000)
+    end = int(re.search(r' (\d+): <stack trace>$', text, re.M)[1])
+    assert 0 < spin < end < 1000, (spin, text)
