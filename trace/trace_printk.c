@@ -4,7 +4,7 @@
  * call becomes an ftrace:bprint event: the caller, the format's
  * address and the arguments in binary (lib/vsprintf.c: vbin_printf),
  * made into text only when the trace is read; the formats are listed
- * in printk_formats.
+ * in printk_formats. With the stacktrace option a stack event follows.
  */
 #include "kernel.h"
 #include "printf.h"
@@ -16,13 +16,20 @@ extern const char *const __start___trace_bprintk_fmt[],
 /* The arguments of one event at most: Linux's TRACE_BUF_SIZE. */
 #define TRACE_BPRINT_WORDS	(TRACE_MARKER_MAX / sizeof(u32))
 
-static int trace_vbprintk(unsigned long ip, const char *fmt, va_list ap)
+/*
+ * The event, and with the stacktrace option the stack from its caller
+ * up (Linux's ftrace_trace_stack in trace_vbprintk): ret is the return
+ * address into the function that called trace_printk.
+ */
+static int trace_vbprintk(unsigned long ip, unsigned long ret,
+			  const char *fmt, va_list ap)
 {
 	struct trace_buffer *buffer = global_trace.buffer;
 	struct ring_buffer_event *event;
 	struct bprint_entry *entry;
 	va_list args;
 	int words;
+	u32 ctx;
 
 	va_copy(args, ap);
 	words = min(vbin_printf(NULL, 0, fmt, args), (int)TRACE_BPRINT_WORDS);
@@ -33,18 +40,21 @@ static int trace_vbprintk(unsigned long ip, const char *fmt, va_list ap)
 		preempt_enable();
 		return -EBADF;
 	}
+	ctx = tracing_gen_ctx_dec(1);
 	entry = ring_buffer_event_data(event);
-	entry->ent.ctx = tracing_gen_ctx_dec(1) | TRACE_BPRINT;
+	entry->ent.ctx = ctx | TRACE_BPRINT;
 	entry->ip = ip;
 	entry->fmt = (unsigned long)fmt;
 	vbin_printf(entry->buf, words, fmt, ap);
 	ring_buffer_unlock_commit(buffer);
+	if (global_trace.trace_flags & TRACE_ITER_STACKTRACE)
+		trace_stack_from(&global_trace, ctx, ret, ret);
 	preempt_enable();
 	return 0;
 }
 
 /* Off while the trace_printk option is (Linux's). */
-int __trace_bprintk(unsigned long ip, const char *fmt, ...)
+noinline int __trace_bprintk(unsigned long ip, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -52,7 +62,8 @@ int __trace_bprintk(unsigned long ip, const char *fmt, ...)
 	if (!fmt || !(global_trace.trace_flags & TRACE_ITER_PRINTK))
 		return 0;
 	va_start(ap, fmt);
-	ret = trace_vbprintk(ip, fmt, ap);
+	ret = trace_vbprintk(ip, (unsigned long)__builtin_return_address(0),
+			     fmt, ap);
 	va_end(ap);
 	return ret;
 }

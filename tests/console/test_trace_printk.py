@@ -88,3 +88,28 @@ def test_bprint_format(k):
         '\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n'
         '\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n'
         'print fmt: "%ps: %s", (void *)REC->ip, REC->fmt\n'), fmt
+
+
+def test_stacktrace_option(k):
+    """The stacktrace option follows each trace_printk line with the
+    stack from where trace_printk returns to, up, as Linux's
+    trace_vbprintk does (ftrace_trace_stack); a trace_marker line gets
+    none, as in Linux."""
+    reset(k)
+    write(k, 'options/stacktrace', '1')
+    run_printk(k)
+    write(k, 'trace_marker', 'hello')
+    write(k, 'options/stacktrace', '0')
+    lines = trace_lines(k)
+    reset(k)
+    printed = [i for i, l in enumerate(lines) if LINE.match(l)]
+    assert [LINE.match(lines[i])[1] for i in printed] == TEXTS, lines
+    # printk_demo_step's trace_printk is its last call, a sibling call:
+    # the stack has lost its frame and starts in printk_main, as a
+    # frame-pointer walk on Linux would
+    for i in printed:
+        assert lines[i + 1].endswith(': <stack trace>'), lines
+        assert lines[i + 2:i + 6] == [' => printk_main', ' => job_thread',
+                                      ' => kthread_entry',
+                                      ' => ret_from_fork'], lines
+    assert lines[-1].endswith(': hello'), lines
