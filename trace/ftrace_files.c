@@ -40,24 +40,24 @@ struct ftrace_filter_file {
 	const char *empty;
 	struct ftrace_ops *ops;
 	struct list_head *mods;		/* FUNC:mod:MODULE kept, if taken */
+	struct trace_array *tr;		/* whose probes FUNC:cmd sets */
 };
 
 #define ALL_ENABLED	"#### all functions enabled ####\n"
 #define NONE_DISABLED	"#### no functions disabled ####\n"
 
 /*
- * Templates: each file gets a copy, which names its trace array's ops
- * and module words; only the top level takes FUNC:cmd words (an
- * instance's probes would outlive its rmdir: docs/tracefs.md).
+ * Templates: each file gets a copy, which names its trace array, its
+ * ops and module words.
  */
 static const struct ftrace_filter_file set_ftrace_filter = {
-	false, false, true, ALL_ENABLED, NULL, NULL };
+	false, false, true, ALL_ENABLED, NULL, NULL, NULL };
 static const struct ftrace_filter_file set_ftrace_notrace = {
-	false, true, false, NONE_DISABLED, NULL, NULL };
+	false, true, false, NONE_DISABLED, NULL, NULL, NULL };
 static const struct ftrace_filter_file set_graph_function = {
-	true, false, false, ALL_ENABLED, NULL, NULL };
+	true, false, false, ALL_ENABLED, NULL, NULL, NULL };
 static const struct ftrace_filter_file set_graph_notrace = {
-	true, true, false, NONE_DISABLED, NULL, NULL };
+	true, true, false, NONE_DISABLED, NULL, NULL, NULL };
 
 struct ftrace_regex_iter {
 	const struct ftrace_filter_file *ff;
@@ -118,7 +118,7 @@ static void ftrace_regex_show(struct seq_buf *s,
 	if (ff->mods)
 		ftrace_mod_show(ff->mods, s);
 	if (ff->commands)
-		ftrace_probes_show(&global_trace, s);
+		ftrace_probes_show(ff->tr, s);
 }
 
 static int ftrace_regex_open(struct inode *inode, struct file *file)
@@ -187,7 +187,7 @@ static int ftrace_process_regex(struct ftrace_regex_iter *iter)
 		return ftrace_mod_command(iter->ff->mods, iter->hash,
 					  iter->token, module);
 	return iter->ff->commands ?
-	       ftrace_process_command(&global_trace, iter->token) : -EINVAL;
+	       ftrace_process_command(iter->ff->tr, iter->token) : -EINVAL;
 }
 
 static ssize_t ftrace_regex_write(struct file *file, const char *buf,
@@ -257,7 +257,7 @@ static void create_filter_file(struct inode *dir, const char *name,
 		ff->ops = &tr->ops;
 		ff->mods = template->is_notrace ? &tr->mod_notrace :
 						  &tr->mod_trace;
-		ff->commands = template->commands && tr == &global_trace;
+		ff->tr = tr;
 	}
 	if (!vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff))
 		kfree(ff);
@@ -273,7 +273,7 @@ struct inode *ftrace_create_filter_file(struct inode *dir, const char *name,
 	if (!ff)
 		return NULL;
 	*ff = (struct ftrace_filter_file){ false, false, false, ALL_ENABLED,
-					   ops, NULL };
+					   ops, NULL, NULL };
 	inode = vfs_create(dir, name, S_IFREG | 0644, &ftrace_filter_fops, ff);
 	if (!inode)
 		kfree(ff);

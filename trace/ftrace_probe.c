@@ -292,6 +292,20 @@ int unregister_ftrace_function_probe_func(const char *glob, int len,
 	return ret;
 }
 
+/*
+ * Every probe of tr, as its array goes (Linux's
+ * clear_ftrace_function_probes).
+ */
+void clear_ftrace_function_probes(struct trace_array *tr)
+{
+	struct ftrace_func_probe *probe, *next;
+
+	mutex_lock(&probe_lock);
+	list_for_each_entry_safe(probe, next, &tr->func_probes, list)
+		free_probe(probe);
+	mutex_unlock(&probe_lock);
+}
+
 struct probe_show {
 	struct seq_buf *s;
 	struct ftrace_func_probe *probe;

@@ -712,6 +712,7 @@ int ftrace_trace_probe_callback(struct trace_array *tr,
 				const char *glob, int len,
 				const char *param, bool remove);
 bool probe_spend_count(long *count);
+void clear_ftrace_function_probes(struct trace_array *tr);
 void ftrace_probes_show(struct trace_array *tr, struct seq_buf *s);
 
 /* ftrace_mod.c: FUNC:mod:MODULE, kept for modules never loaded */

@@ -125,14 +125,16 @@ int trace_array_add_events(struct trace_array *tr)
 }
 
 /*
- * Off, then freed once no probe can still be running with one as its
- * data or reading the pid lists (tracepoint_probe_unregister has
- * waited for that).
+ * Their triggers gone, off, then freed once no probe can still be
+ * running with one as its data or reading the pid lists
+ * (tracepoint_probe_unregister has waited for that).
  */
 void trace_array_remove_events(struct trace_array *tr)
 {
 	struct trace_event_call *call, *next;
 
+	list_for_each_entry(call, &tr->events, list)
+		event_triggers_free(call);
 	list_for_each_entry_safe(call, next, &tr->events, list) {
 		trace_event_enable(call, false);
 		apply_event_filter(call, "0");
@@ -147,12 +149,13 @@ void trace_array_remove_events(struct trace_array *tr)
 	tr->event_pids = tr->event_notrace_pids = NULL;
 }
 
-struct trace_event_call *trace_event_find(const char *system,
-					  const char *name)
+/* An event of tr's by its system (any, if NULL) and name. */
+struct trace_event_call *trace_event_find(struct trace_array *tr,
+					  const char *system, const char *name)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &trace_events, list)
+	list_for_each_entry(call, trace_event_list(tr), list)
 		if ((!system || !strcmp(call->system, system)) &&
 		    !strcmp(call->name, name))
 			return call;

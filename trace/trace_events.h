@@ -94,8 +94,8 @@ extern struct list_head trace_events;
 extern struct mutex event_mutex;
 
 /* trace_events.c */
-struct trace_event_call *trace_event_find(const char *system,
-					  const char *name);
+struct trace_event_call *trace_event_find(struct trace_array *tr,
+					  const char *system, const char *name);
 struct trace_event_call *trace_event_find_id(int id);
 const struct trace_event_field *trace_event_field_find(
 	const struct trace_event_call *call, const char *name);
@@ -126,9 +126,11 @@ int create_trigger_filter(const struct trace_event_call *call, const char *str,
 bool filter_match_preds(const struct event_filter *filter, const void *rec);
 void free_event_filter(struct event_filter *filter);
 int apply_event_filter(struct trace_event_call *call, const char *str);
-int apply_subsystem_event_filter(const char *system, const char *str);
+int apply_subsystem_event_filter(struct trace_array *tr, const char *system,
+				 const char *str);
 
 /* trace_events_trigger.c */
+void event_triggers_free(struct trace_event_call *call);
 void event_triggers_call(struct trace_event_call *call, const void *rec,
 			 bool post);
 void event_trigger_show(struct trace_event_call *call, struct seq_buf *s);

@@ -179,9 +179,13 @@ static void system_filter_show(struct seq_buf *s, long data)
 		 "displayed here\n");
 }
 
+/* data: the system's first event, which names the system and the array. */
 static int system_filter_store(char *buf, struct file *file, long data)
 {
-	return apply_subsystem_event_filter((const char *)data, strim(buf));
+	struct trace_event_call *first = (void *)data;
+
+	return apply_subsystem_event_filter(first->tr, first->system,
+					    strim(buf));
 }
 
 static void trigger_show(struct seq_buf *s, long data)
@@ -288,10 +292,6 @@ static int set_event_store(char *buf, struct file *file, long data)
 
 /* ---- the directories ------------------------------------------------------------------ */
 
-/*
- * An instance's event has no trigger file: triggers act on the top
- * level (docs/tracefs.md, Instances).
- */
 static void create_event_dir(struct inode *sys_dir,
 			     struct trace_event_call *call)
 {
@@ -302,9 +302,8 @@ static void create_event_dir(struct inode *sys_dir,
 		return;
 	create_simple(dir, "format", format_show, NULL, data);
 	if (call->tp) {
-		if (call->tr == &global_trace)
-			create_simple(dir, "trigger", trigger_show,
-				      trigger_store, data);
+		create_simple(dir, "trigger", trigger_show, trigger_store,
+			      data);
 		create_simple(dir, "filter", filter_show, filter_store, data);
 	}
 	create_simple(dir, "id", id_show, NULL, data);
@@ -312,10 +311,7 @@ static void create_event_dir(struct inode *sys_dir,
 		create_simple(dir, "enable", enable_show, enable_store, data);
 }
 
-/*
- * Each system's directory, then its events, enable and filter (the
- * filter of a system: the top level's only).
- */
+/* Each system's directory, then its events, enable and filter. */
 static void create_system_dirs(struct trace_array *tr, struct inode *events)
 {
 	struct list_head *list = trace_event_list(tr);
@@ -336,10 +332,8 @@ static void create_system_dirs(struct trace_array *tr, struct inode *events)
 			continue;
 		create_simple(sys_dir, "enable", system_enable_show,
 			      system_enable_store, (long)first);
-		if (tr == &global_trace)
-			create_simple(sys_dir, "filter", system_filter_show,
-				      system_filter_store,
-				      (long)first->system);
+		create_simple(sys_dir, "filter", system_filter_show,
+			      system_filter_store, (long)first);
 	}
 }
 

@@ -556,18 +556,19 @@ int create_trigger_filter(const struct trace_event_call *call, const char *str,
 
 /*
  * Linux's apply_subsystem_event_filter: the filter goes to each event
- * of the system that has the fields it names, "0" clears them all. An
+ * of tr's system that has the fields it names, "0" clears them all. An
  * event that has not is left unfiltered, its filter file showing why;
  * if no event takes it, -EINVAL and error_log says so.
  */
-int apply_subsystem_event_filter(const char *system, const char *str)
+int apply_subsystem_event_filter(struct trace_array *tr, const char *system,
+				 const char *str)
 {
 	struct trace_event_call *call;
 	struct event_filter *filter;
 	int err, pos, ret, set = 0;
 	char *text;
 
-	list_for_each_entry(call, &trace_events, list) {
+	list_for_each_entry(call, trace_event_list(tr), list) {
 		if (!call->tp || strcmp(call->system, system))
 			continue;
 		if (!strcmp(str, "0")) {
@@ -590,7 +591,7 @@ int apply_subsystem_event_filter(const char *system, const char *str)
 	}
 	if (set)
 		return 0;
-	tracing_log_err(&global_trace, "event filter parse error", str,
-			err_text, FILT_ERR_BAD_SUBSYS_FILTER, 0);
+	tracing_log_err(tr, "event filter parse error", str, err_text,
+			FILT_ERR_BAD_SUBSYS_FILTER, 0);
 	return -EINVAL;
 }

@@ -130,7 +130,7 @@ static int event_enable_func(struct trace_array *tr, const char *glob,
 		*count++ = 0;
 	if (count && kstrtol(count, 0, &n))
 		return -EINVAL;
-	call = trace_event_find(sys, name);
+	call = trace_event_find(tr, sys, name);
 	if (!call || !call->tp)
 		return -EINVAL;
 	d = event_probe_find(call, enable, count);

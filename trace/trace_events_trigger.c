@@ -14,6 +14,10 @@
  * takes the snapshot where it fires, in any context
  * (trace/trace_snapshot.c:update_max_tr).
  *
+ * A trigger acts on its event's trace array: an instance's event
+ * triggers stop, snapshot or stack that instance's buffer, and enable
+ * its events.
+ *
  * The triggers are a list the probe walks without a lock (RCU): added
  * at the tail once filled in, unlinked and freed after synchronize_rcu.
  */
@@ -58,12 +62,15 @@ static const char *trigger_name(const struct event_trigger *t)
 
 /* ---- firing -------------------------------------------------------------- */
 
-/* Would the trigger change anything now? Only then does it count. */
+/*
+ * Would the trigger change anything now? Only then does it count. A
+ * trigger acts on its event's trace array.
+ */
 static bool trigger_would_act(const struct event_trigger *t)
 {
 	switch (t->type) {
 	case ETT_TRACE_ONOFF:
-		return tracer_tracing_is_on(&global_trace) != t->on;
+		return tracer_tracing_is_on(t->call->tr) != t->on;
 	case ETT_EVENT_ENABLE:
 		return !!(READ_ONCE(t->target->flags) &
 			  EVENT_FL_SOFT_DISABLED) == t->on;
@@ -74,18 +81,20 @@ static bool trigger_would_act(const struct event_trigger *t)
 
 static void trigger_act(const struct event_trigger *t)
 {
+	struct trace_array *tr = t->call->tr;
+
 	switch (t->type) {
 	case ETT_TRACE_ONOFF:
 		if (t->on)
-			tracer_tracing_on(&global_trace);
+			tracer_tracing_on(tr);
 		else
-			tracer_tracing_off(&global_trace);
+			tracer_tracing_off(tr);
 		break;
 	case ETT_SNAPSHOT:
-		tracing_snapshot();
+		tracing_snapshot_instance(tr);
 		break;
 	case ETT_STACKTRACE:
-		trace_event_stack(&global_trace, tracing_gen_ctx_dec(1));
+		trace_event_stack(tr, tracing_gen_ctx_dec(1));
 		break;
 	default:
 		trace_event_soft_enable(t->target, t->on);
@@ -199,12 +208,30 @@ static void trigger_remove(struct trace_event_call *call,
 	trigger_free(t);
 }
 
-static int trigger_alloc_snapshot(void)
+/* Every trigger of call, as its array goes (rmdir of an instance). */
+void event_triggers_free(struct trace_event_call *call)
+{
+	struct event_trigger *t, *next;
+
+	mutex_lock(&event_mutex);
+	t = call->triggers;
+	WRITE_ONCE(call->triggers, NULL);
+	mutex_unlock(&event_mutex);
+	if (!t)
+		return;
+	synchronize_rcu();
+	for (; t; t = next) {
+		next = t->next;
+		trigger_free(t);
+	}
+}
+
+static int trigger_alloc_snapshot(struct trace_array *tr)
 {
 	int ret;
 
 	mutex_lock(&trace_types_lock);
-	ret = tracing_alloc_snapshot_instance(&global_trace);
+	ret = tracing_alloc_snapshot_instance(tr);
 	mutex_unlock(&trace_types_lock);
 	return ret;
 }
@@ -218,8 +245,10 @@ static int trigger_register(struct trace_event_call *call,
 			    struct event_trigger *t)
 {
 	struct trace_event_call *target = t->target;
-	int ret = t->type == ETT_SNAPSHOT ? trigger_alloc_snapshot() : 0;
+	int ret = 0;
 
+	if (t->type == ETT_SNAPSHOT)
+		ret = trigger_alloc_snapshot(call->tr);
 	if (ret) {
 		trigger_free(t);
 		return ret;
@@ -245,8 +274,12 @@ static int trigger_register(struct trace_event_call *call,
 	return ret;
 }
 
-/* CMD, then enable_event's SYS:EVENT, then :N; NULL-free on error. */
-static int parse_command(char *cmd, struct event_trigger *t)
+/*
+ * CMD, then enable_event's SYS:EVENT (an event of tr's), then :N;
+ * NULL-free on error.
+ */
+static int parse_command(struct trace_array *tr, char *cmd,
+			 struct event_trigger *t)
 {
 	char *sys, *name = NULL, *count = strchr(cmd, ':');
 
@@ -273,7 +306,7 @@ static int parse_command(char *cmd, struct event_trigger *t)
 		count = strchr(name, ':');
 		if (count)
 			*count++ = 0;
-		t->target = trace_event_find(sys, name);
+		t->target = trace_event_find(tr, sys, name);
 		if (!t->target || !t->target->tp)
 			return -EINVAL;
 	}
@@ -297,7 +330,7 @@ int event_trigger_write(struct trace_event_call *call, char *buf)
 	t = kzalloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	ret = parse_command(cmd + remove, t);
+	ret = parse_command(call->tr, cmd + remove, t);
 	rest = strim(buf);
 	if (!ret && *rest && !remove) {
 		ret = str_has_prefix(rest, "if ") ?

@@ -48,6 +48,7 @@ static struct trace_array *find_instance(const char *name)
 /* What trace_array_create made, in the reverse order. */
 static void trace_array_free(struct trace_array *tr)
 {
+	clear_ftrace_function_probes(tr);
 	trace_array_remove_events(tr);
 	clear_tracing_err_log(tr);
 	ftrace_mod_clear(&tr->mod_trace);

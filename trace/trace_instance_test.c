@@ -34,7 +34,7 @@ static void count_events(struct trace_buffer *buffer, struct buffer_count *c)
 {
 	unsigned long t1 = ftrace_location((unsigned long)ftrace_test_target1);
 	unsigned long t2 = ftrace_location((unsigned long)ftrace_test_target2);
-	struct trace_event_call *sw = trace_event_find("sched", "sched_switch");
+	struct trace_event_call *sw = trace_event_find(&global_trace, "sched", "sched_switch");
 	struct ring_buffer_event *e;
 	struct ftrace_entry *fe;
 	unsigned long lost;

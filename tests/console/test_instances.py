@@ -3,8 +3,9 @@
 `ls` of an instance against the reference with each difference named,
 two instances tracing different functions beside the top level, events
 enabled in an instance going to its buffer only, tracing_on,
-trace_marker, trace_marker_raw, tracing_cpumask, error_log and
-set_ftrace_pid per instance, an instance's own snapshot, and rmdir
+trace_marker, trace_marker_raw, tracing_cpumask, error_log,
+set_ftrace_pid, the fork options, event triggers, system filters and
+function commands per instance, an instance's own snapshot, and rmdir
 refused while trace_pipe is open."""
 
 import re
@@ -348,4 +349,85 @@ def test_error_log_per_instance(k):
     k.check(len(cat(k, 'error_log').splitlines()), 3)
     write(k, 'error_log', '')
     write(k, 'events/sched/sched_switch/filter', '0')
+    clean(k)
+
+
+def test_triggers_and_system_filter_per_instance(k):
+    """foo's events have their own trigger files and foo's systems their
+    own filter, as Linux's instances do: a trigger acts on foo (its
+    stack, its tracing_on, its events' soft mode), the top level's
+    untouched; rmdir takes the triggers down with foo."""
+    clean(k)
+    mkdir(k, 'foo')
+    ev = f'{I}/foo/events/sched/sched_switch/'
+    wake = f'{I}/foo/events/sched/sched_wakeup/'
+    k.check(cat(k, ev + 'trigger'), '# Available triggers:\n'
+            '# traceon traceoff snapshot stacktrace enable_event '
+            'disable_event\n')
+    write(k, ev + 'trigger', 'stacktrace:1')
+    write(k, ev + 'trigger', 'enable_event:sched:sched_wakeup')
+    # soft mode: 1* once a switch fired the trigger
+    assert cat(k, wake + 'enable') in ('0*\n', '1*\n'), k.tail()
+    k.check(cat(k, 'events/sched/sched_wakeup/enable'), '0\n')
+    write(k, ev + 'enable', '1')
+    k.check(k.run('run fib 2'), 'fib(2) = 1\n')
+    write(k, ev + 'trigger', "'!enable_event:sched:sched_wakeup'")
+    k.check(cat(k, ev + 'trigger'), 'stacktrace:count=0\n')
+    lines = trace_lines(k, f'{I}/foo/trace')
+    stacks = [i for i, l in enumerate(lines) if l.endswith('<stack trace>')]
+    assert len(stacks) == 1 and ': sched_switch: ' in lines[stacks[0] - 1]
+    assert lines[stacks[0] + 1] == ' => __schedule', lines
+    assert any(': sched_wakeup: ' in l for l in lines), lines
+    k.check(trace_lines(k, 'trace'), [])
+    # traceoff stops foo's buffer only
+    write(k, ev + 'trigger', 'traceoff')
+    k.run('run fib 2')
+    k.check(cat(k, f'{I}/foo/tracing_on'), '0\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    # the system's filter goes to foo's events, its errors to foo's log
+    write(k, f'{I}/foo/events/sched/filter', "'prev_pid == 1'")
+    k.check(cat(k, ev + 'filter'), 'prev_pid == 1\n')
+    k.check(cat(k, 'events/sched/sched_switch/filter'), 'none\n')
+    k.check(write(k, f'{I}/foo/events/sched/filter', "'nosuch == 1'"),
+            EINVAL)
+    assert "Couldn't find or set field in one of a subsystem's events" in \
+        cat(k, f'{I}/foo/error_log')
+    k.check(cat(k, 'error_log'), '')
+    k.check(rmdir(k, 'foo'), '')
+    k.check(k.run('patchsite sched_switch | head -n 1'),
+            'sched_switch: tracepoint, key disabled, 0 probes\n')
+    clean(k)
+
+
+def test_function_commands_per_instance(k):
+    """set_ftrace_filter of foo takes FUNC:cmd words, as Linux's
+    instances do: fib:traceoff stops foo's buffer, not the top level's;
+    fib:enable_event turns on foo's event; foo lists its probes, the
+    top level none; rmdir takes the probes down with foo."""
+    clean(k)
+    mkdir(k, 'foo')
+    foo = f'{I}/foo/'
+    write(k, foo + 'set_ftrace_filter', "'fib:traceoff:1'")
+    write(k, foo + 'set_ftrace_filter',
+          "'fib:enable_event:sched:sched_switch:1'", append=True)
+    k.check(cat(k, foo + 'set_ftrace_filter'),
+            '#### all functions enabled ####\n'
+            'fib:enable_event:sched:sched_switch:count=1\n'
+            'fib:traceoff:count=1\n')
+    k.check(cat(k, 'set_ftrace_filter'), '#### all functions enabled ####\n')
+    k.check(cat(k, foo + 'events/sched/sched_switch/enable'), '0*\n')
+    k.check(cat(k, 'events/sched/sched_switch/enable'), '0\n')
+    k.check(k.run('run fib 2'), 'fib(2) = 1\n')
+    k.check(cat(k, foo + 'tracing_on'), '0\n')
+    k.check(cat(k, 'tracing_on'), '1\n')
+    k.check(cat(k, foo + 'events/sched/sched_switch/enable'), '1*\n')
+    k.check(cat(k, foo + 'set_ftrace_filter'),
+            '#### all functions enabled ####\n'
+            'fib:enable_event:sched:sched_switch:count=0\n'
+            'fib:traceoff:count=0\n')
+    k.check(cat(k, 'enabled_functions'), 'fib (2)      \n')
+    k.check(rmdir(k, 'foo'), '')
+    k.check(cat(k, 'enabled_functions'), '')
+    k.check(k.run('patchsite sched_switch | head -n 1'),
+            'sched_switch: tracepoint, key disabled, 0 probes\n')
     clean(k)
