@@ -319,6 +319,18 @@ static void make_call_and_nop(struct kunit *t)
 }
 
 /*
+ * An 8-aligned word of code inside kallsyms_lookup, not at a page's
+ * start: a "site" the batch writes in place (text_poke_site), not one
+ * it hands to ftrace_make_call, so that its own check must refuse it.
+ */
+static unsigned long bad_site(void)
+{
+	unsigned long ip = ALIGN_UP((unsigned long)kallsyms_lookup, 8) + 8;
+
+	return ip & (PAGE_SIZE - FTRACE_OPS_LITERAL_SIZE) ? ip : ip + 8;
+}
+
+/*
  * A batch of sites to enable (ftrace_make_call_ops) whose second site
  * does not hold a nop: the first is written, literal and call, and the
  * batch stops at the second, which is left as it was, literal too.
@@ -327,13 +339,14 @@ static void call_ops_batch(struct kunit *t, struct dyn_ftrace *rec)
 {
 	struct dyn_ftrace batch[2] = {
 		{ .ip = rec->ip },
-		{ .ip = (unsigned long)kallsyms_lookup },
+		{ .ip = bad_site() },
 	};
 	struct ftrace_ops *saved = ftrace_site_ops(rec->ip);
 	u32 bad = site_insn(batch[1].ip), jal = 0;
 	u8 literal[8];
 	unsigned long done = 0;
 
+	KUNIT_EXPECT_NE(t, bad, RISCV_INSN_NOP);
 	memcpy(literal, (void *)(batch[1].ip - 8), 8);
 	riscv_insn_jal(rec->ip, FTRACE_ADDR, FTRACE_SITE_LINK_REG, &jal);
 	mutex_lock(&text_mutex);

@@ -260,6 +260,47 @@ static void snapshot_refused_under_iterator(struct kunit *t)
 }
 
 /*
+ * A CPU's swap while an event reserved on it is still open waits: the
+ * commit looks its pages up again, and would close the other buffer's.
+ * Once it is committed the swap goes, and the event with it, whole.
+ */
+static void snapshot_cpu_swap_waits_for_open_event(struct kunit *t)
+{
+	struct trace_buffer *a = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus);
+	struct trace_buffer *b = ring_buffer_alloc(SNAP_BUF_SIZE, nr_cpus);
+	struct ring_buffer_event *e;
+	unsigned long flags, lost = 0;
+	int cpu, open, done;
+	u64 ts;
+
+	if (!a || !b) {
+		ring_buffer_free(a);
+		ring_buffer_free(b);
+		KUNIT_SKIP(t, "no memory");
+	}
+	preempt_disable();
+	cpu = smp_processor_id();
+	e = ring_buffer_lock_reserve(a, 4);
+	if (e)
+		*(u32 *)ring_buffer_event_data(e) = 0x5a5a;
+	flags = raw_local_irq_save();
+	open = ring_buffer_swap_cpu_irqsoff(a, b);
+	raw_local_irq_restore(flags);
+	ring_buffer_unlock_commit(a);
+	flags = raw_local_irq_save();
+	done = ring_buffer_swap_cpu_irqsoff(a, b);
+	raw_local_irq_restore(flags);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(t, open, -EAGAIN);
+	KUNIT_EXPECT_EQ(t, done, 0);
+	e = ring_buffer_consume(b, cpu, &ts, &lost);
+	KUNIT_EXPECT_TRUE(t, e && *(u32 *)ring_buffer_event_data(e) == 0x5a5a);
+	KUNIT_EXPECT_TRUE(t, !ring_buffer_consume(a, cpu, &ts, &lost));
+	ring_buffer_free(a);
+	ring_buffer_free(b);
+}
+
+/*
  * tracing_snapshot() at the top level, interrupts off: the buffers
  * trade places and every CPU's trampoline writer moves to the new live
  * one, so no function event lands in the snapshot after it is taken.
@@ -310,5 +351,6 @@ SELFTEST_SUITE_INIT(snapshot, tracing_selftest_need_defaults,
 	KUNIT_CASE(snapshot_swap_under_load),
 	KUNIT_CASE(snapshot_from_irq_takes_every_cpu),
 	KUNIT_CASE(snapshot_refused_under_iterator),
+	KUNIT_CASE(snapshot_cpu_swap_waits_for_open_event),
 	KUNIT_CASE(snapshot_moves_every_cpu_writer),
 	KUNIT_CASE(snapshot_free_gives_back));
