@@ -27,9 +27,10 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
 struct mutex {
 	spinlock_t wait_lock;
 	struct task *owner;
+	unsigned int waiters;	/* tasks asleep in mutex_lock */
 };
 
-#define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, NULL }
+#define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, NULL, 0 }
 
 void mutex_lock(struct mutex *m);
 bool mutex_trylock(struct mutex *m);	/* never sleeps */

@@ -52,7 +52,7 @@
 #define TRACE_ARRAY_FUNCTION_PIDS	128
 
 /* struct trace_buffer, ring_buffer_per_cpu, buffer_page, buffer_data_page */
-#define RB_BUFFERS		56
+#define RB_BUFFERS		64
 /*
  * A bit of struct trace_buffer's record_disabled: tracing_cpumask stops
  * some CPUs (ring_buffer_set_cpus_off). Alone, the fast paths go the C
