@@ -323,11 +323,52 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 	ring_buffer_reader_unlock(buffer);
 }
 
+/*
+ * Nothing reserved, written, read or lost on this CPU since its last
+ * reset: resetting it would change nothing. A writer that starts while
+ * this looks has its event after the reset, as if it came just later;
+ * one that started before shows in committing or its page's write.
+ */
+static bool rb_cpu_pristine(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 num = READ_ONCE(cpu_buffer->tail_num);
+
+	return !READ_ONCE(cpu_buffer->committing) &&
+	       !READ_ONCE(cpu_buffer->tail_page->write) &&
+	       READ_ONCE(cpu_buffer->commit_num) == num &&
+	       READ_ONCE(cpu_buffer->reader_pos) == reader_pos_pack(num, 0, 0) &&
+	       !READ_ONCE(cpu_buffer->written) &&
+	       !READ_ONCE(cpu_buffer->overrun) && !cpu_buffer->read &&
+	       !cpu_buffer->commit_overrun && !cpu_buffer->dropped_events &&
+	       !cpu_buffer->last_overrun && !cpu_buffer->write_stamp &&
+	       cpu_buffer->reader.page_num == num &&
+	       !cpu_buffer->reader.offset && !cpu_buffer->reader.events;
+}
+
+static bool rb_pristine(struct trace_buffer *buffer)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		if (!rb_cpu_pristine(buffer->buffers[cpu]))
+			return false;
+	return true;
+}
+
+/*
+ * An empty buffer stays as it is: a new tracer resets buffers that
+ * are most often empty already, and stopping the writers waits a
+ * grace period.
+ */
 void ring_buffer_reset(struct trace_buffer *buffer)
 {
 	int cpu;
 
 	ring_buffer_reader_lock(buffer);
+	if (rb_pristine(buffer)) {
+		ring_buffer_reader_unlock(buffer);
+		return;
+	}
 	rb_stop_writers(buffer);
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		rb_reset_cpu(buffer->buffers[cpu]);
