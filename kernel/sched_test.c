@@ -1,12 +1,14 @@
 /*
  * sched_test.c: selftests of kernel threads and the scheduler: pinning
- * to each CPU, preemption of CPU-bound threads, msleep and exit codes.
+ * to each CPU, preemption of CPU-bound threads, msleep and exit codes,
+ * and a mutex handed to the task asleep on it.
  */
 #include "kernel.h"
 #include "selftest.h"
 #include "sched.h"
 #include "smp.h"
 #include "time.h"
+#include "spinlock.h"
 
 #define NSEC_PER_MSEC	1000000ULL
 
@@ -148,9 +150,62 @@ static void wait_after_exit(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, kthread_wait(a), 42);
 }
 
+struct mutex_taker {
+	struct mutex m;
+	volatile bool got;
+};
+
+static void take_mutex(void *arg)
+{
+	struct mutex_taker *mt = arg;
+
+	mutex_lock(&mt->m);
+	mt->got = true;
+	mutex_unlock(&mt->m);
+}
+
+/* Poll cond for up to SPIN_LIMIT_MS: only a failing run waits so long. */
+static bool wait_for(volatile bool *cond)
+{
+	int ms;
+
+	for (ms = 0; ms < SPIN_LIMIT_MS && !*cond; ms++)
+		msleep(1);
+	return *cond;
+}
+
+/*
+ * The unlock of a mutex a task sleeps on wakes it (mutex_unlock skips
+ * the wake-up only when no task counted itself a waiter).
+ */
+static void mutex_unlock_wakes_waiter(struct kunit *t)
+{
+	struct mutex_taker mt = { .m = { SPIN_LOCK_UNLOCKED, NULL, 0 } };
+	struct task *a;
+	int ms;
+
+	mutex_lock(&mt.m);
+	a = kthread_create(take_mutex, &mt, "st_mutex");
+	if (!a) {
+		mutex_unlock(&mt.m);
+		KUNIT_SKIP(t, "no memory");
+	}
+	kthread_start(a);
+	for (ms = 0; ms < SPIN_LIMIT_MS && !READ_ONCE(mt.m.waiters); ms++)
+		msleep(1);
+	KUNIT_EXPECT_EQ(t, READ_ONCE(mt.m.waiters), 1);
+	KUNIT_EXPECT_TRUE(t, !mt.got);
+	mutex_unlock(&mt.m);
+	KUNIT_EXPECT_TRUE(t, wait_for(&mt.got));
+	if (!mt.got)
+		wake_up(&mt.m);	/* a failed run still ends its thread */
+	kthread_wait(a);
+}
+
 SELFTEST_SUITE(sched,
 	KUNIT_CASE(runs_on_every_cpu),
 	KUNIT_CASE(cpu_bound_threads_are_preempted),
 	KUNIT_CASE(msleep_sleeps_long_enough),
 	KUNIT_CASE(wait_returns_exit_code),
-	KUNIT_CASE(wait_after_exit));
+	KUNIT_CASE(wait_after_exit),
+	KUNIT_CASE(mutex_unlock_wakes_waiter));

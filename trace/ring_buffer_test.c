@@ -335,6 +335,34 @@ static void rb_test_written_balance(struct kunit *t)
 	ring_buffer_free(b);
 }
 
+/*
+ * A reset of a buffer untouched since its last one changes nothing and
+ * skips the wait for writers; one read or written since empties it.
+ */
+static void rb_test_reset_untouched(struct kunit *t)
+{
+	struct trace_buffer *b = test_buffer(4);
+	unsigned long lost;
+	u64 ts;
+	int cpu;
+
+	if (!b)
+		KUNIT_SKIP(t, "no memory");
+	ring_buffer_reset(b);
+	cpu = write_many(b, 1);
+	expect_balance(t, b, cpu, 1);
+	KUNIT_EXPECT_TRUE(t, ring_buffer_consume(b, cpu, &ts, &lost) != NULL);
+	KUNIT_EXPECT_EQ(t, ring_buffer_read_events_cpu(b, cpu), 1);
+	ring_buffer_reset(b);
+	expect_balance(t, b, cpu, 0);
+	ring_buffer_reset(b);
+	write_many(b, PER_PAGE + 1);
+	expect_balance(t, b, cpu, PER_PAGE + 1);
+	ring_buffer_reset(b);
+	expect_balance(t, b, cpu, 0);
+	ring_buffer_free(b);
+}
+
 /* ---- an interrupt writing inside a task's open reservation ------------- */
 
 struct nest {
@@ -952,6 +980,7 @@ SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_iterator),
 	       KUNIT_CASE(rb_test_resize),
 	       KUNIT_CASE(rb_test_written_balance),
+	       KUNIT_CASE(rb_test_reset_untouched),
 	       KUNIT_CASE(rb_test_irq_inside_reserve),
 	       KUNIT_CASE(rb_test_irq_storm),
 	       KUNIT_CASE(rb_test_irq_reads_whole_events),
