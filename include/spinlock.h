@@ -26,11 +26,11 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
 /* A sleeping lock, for text_mutex and other long critical sections. */
 struct mutex {
 	spinlock_t wait_lock;
-	struct task *owner;
+	unsigned long owner;	/* the holder's task | MUTEX_FLAG_WAITERS */
 	unsigned int waiters;	/* tasks asleep in mutex_lock */
 };
 
-#define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, NULL, 0 }
+#define DEFINE_MUTEX(n) struct mutex n = { SPIN_LOCK_UNLOCKED, 0, 0 }
 
 void mutex_lock(struct mutex *m);
 bool mutex_trylock(struct mutex *m);	/* never sleeps */

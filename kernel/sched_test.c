@@ -180,7 +180,7 @@ static bool wait_for(volatile bool *cond)
  */
 static void mutex_unlock_wakes_waiter(struct kunit *t)
 {
-	struct mutex_taker mt = { .m = { SPIN_LOCK_UNLOCKED, NULL, 0 } };
+	struct mutex_taker mt = { .m = { SPIN_LOCK_UNLOCKED, 0, 0 } };
 	struct task *a;
 	int ms;
 

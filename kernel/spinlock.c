@@ -81,43 +81,75 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 		preempt_schedule();
 }
 
-void mutex_lock(struct mutex *m)
-{
-	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
+/*
+ * The mutex, as Linux's kernel/locking/mutex.c: owner is the holder's
+ * task, with MUTEX_FLAG_WAITERS set while a task may sleep on it. An
+ * uncontended lock or unlock is one compare-and-swap of owner; the
+ * flag sends the unlock to the slow path, which wakes the sleepers.
+ */
+#define MUTEX_FLAG_WAITERS	1UL
 
-	while (m->owner) {
+static bool mutex_cmpxchg(struct mutex *m, unsigned long old,
+			  unsigned long new)
+{
+	return __atomic_compare_exchange_n(&m->owner, &old, new, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/*
+ * Under wait_lock: take the mutex if it is free, else flag it and
+ * sleep. A sleeper counts itself in waiters before it sleeps, so the
+ * taker keeps the flag while others wait.
+ */
+static noinline void mutex_lock_slowpath(struct mutex *m)
+{
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock), old;
+
+	for (;;) {
+		old = READ_ONCE(m->owner);
+		if (!(old & ~MUTEX_FLAG_WAITERS)) {
+			if (mutex_cmpxchg(m, old, (unsigned long)current |
+					  (m->waiters ? MUTEX_FLAG_WAITERS : 0)))
+				break;
+			continue;
+		}
+		if (!(old & MUTEX_FLAG_WAITERS) &&
+		    !mutex_cmpxchg(m, old, old | MUTEX_FLAG_WAITERS))
+			continue;
 		m->waiters++;
 		sleep_on(m, &m->wait_lock);
 		m->waiters--;
 	}
-	m->owner = current;
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	if (!mutex_cmpxchg(m, 0, (unsigned long)current))
+		mutex_lock_slowpath(m);
 }
 
 bool mutex_trylock(struct mutex *m)
 {
-	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
-	bool free = !m->owner;
-
-	if (free)
-		m->owner = current;
-	spin_unlock_irqrestore(&m->wait_lock, flags);
-	return free;
+	return mutex_cmpxchg(m, 0, (unsigned long)current);
 }
 
-/*
- * A sleeper counts itself in waiters under wait_lock before it sleeps,
- * so an unlock that sees none has nobody to wake: it skips the walk
- * of every task that wake_up makes (Linux's mutex_unlock fast path).
- */
-void mutex_unlock(struct mutex *m)
+/* The flag was set: free the mutex under wait_lock, wake the sleepers. */
+static noinline void mutex_unlock_slowpath(struct mutex *m)
 {
 	unsigned long flags = spin_lock_irqsave(&m->wait_lock);
 	bool contended = m->waiters;
 
-	BUG_ON(m->owner != current);
-	m->owner = NULL;
+	__atomic_store_n(&m->owner, 0, __ATOMIC_RELEASE);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
 	if (contended)
 		wake_up(m);
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	BUG_ON((READ_ONCE(m->owner) & ~MUTEX_FLAG_WAITERS) !=
+	       (unsigned long)current);
+	if (!mutex_cmpxchg(m, (unsigned long)current, 0))
+		mutex_unlock_slowpath(m);
 }

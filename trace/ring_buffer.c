@@ -581,7 +581,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, int nr_cpus)
 	buffer->clock = trace_clock_local_ticks;
 	buffer->overwrite = true;
 	buffer->nr_cpus = nr_cpus;
-	buffer->reader_lock = (struct mutex){ SPIN_LOCK_UNLOCKED, NULL, 0 };
+	buffer->reader_lock = (struct mutex){ SPIN_LOCK_UNLOCKED, 0, 0 };
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		buffer->buffers[cpu] = rb_allocate_cpu_buffer(buffer, cpu,
 						rb_size_to_pages(size));

@@ -113,7 +113,7 @@ int p9_client_create(struct p9_client *c, p9_request_t request, void *trans,
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	c->lock = (struct mutex){ SPIN_LOCK_UNLOCKED, NULL, 0 };
+	c->lock = (struct mutex){ SPIN_LOCK_UNLOCKED, 0, 0 };
 	c->request = request;
 	c->trans = trans;
 	c->msize = msize;
