@@ -66,16 +66,6 @@ static bool write_event(struct trace_buffer *b, u32 who, u32 seq)
 	return e;
 }
 
-static int my_cpu(void)
-{
-	int cpu;
-
-	preempt_disable();
-	cpu = smp_processor_id();
-	preempt_enable();
-	return cpu;
-}
-
 /* Write n events on one CPU (preemption off throughout). */
 static int write_many(struct trace_buffer *b, u32 n)
 {
@@ -416,10 +406,17 @@ static void rb_test_irq_inside_reserve(struct kunit *t)
 
 #define STORM_EVENTS	20000
 
+/*
+ * The sender interrupts from before the first write to after the last,
+ * and the writer starts only once an interrupt came: a loaded host may
+ * hold CPU 0 back for the writer's whole run, and a sender that waited
+ * to see it write would then wait for ever.
+ */
 struct storm {
 	struct trace_buffer *b;
 	int cpu;
-	volatile bool writing;
+	volatile bool done;
+	volatile u32 irqs;
 	u32 irq_events;
 };
 
@@ -427,6 +424,7 @@ static void storm_irq_write(void *arg)
 {
 	struct storm *s = arg;
 
+	s->irqs++;
 	if (write_event(s->b, 1, s->irq_events))
 		s->irq_events++;
 }
@@ -436,20 +434,18 @@ static void storm_writer(void *arg)
 	struct storm *s = arg;
 	u32 i;
 
-	s->cpu = my_cpu();
-	s->writing = true;
+	while (!s->irqs)
+		cpu_relax();
 	for (i = 0; i < STORM_EVENTS; i++)
 		write_event(s->b, 0, i);
-	s->writing = false;
+	s->done = true;
 }
 
 static void storm_sender(void *arg)
 {
 	struct storm *s = arg;
 
-	while (!s->writing)
-		yield();
-	while (s->writing)
+	while (!s->done)
 		smp_call_function_single(s->cpu, storm_irq_write, s);
 }
 
@@ -496,7 +492,7 @@ static bool run_beside_sender(void (*writer)(void *), void (*sender)(void *),
 /* A task writes on CPU 1 while CPU 0 keeps interrupting it to write. */
 static void rb_test_irq_storm(struct kunit *t)
 {
-	struct storm s = { test_buffer(512), -1, false, 0 };
+	struct storm s = { .b = test_buffer(512), .cpu = 1 };
 
 	if (nr_cpus < 2)
 		KUNIT_SKIP(t, "needs 2 CPUs");
