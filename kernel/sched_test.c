@@ -1,7 +1,8 @@
 /*
  * sched_test.c: selftests of kernel threads and the scheduler: pinning
  * to each CPU, preemption of CPU-bound threads, msleep and exit codes,
- * and a mutex handed to the task asleep on it.
+ * and a mutex handed to the task asleep on it, and passed round tasks
+ * on every CPU.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -202,10 +203,85 @@ static void mutex_unlock_wakes_waiter(struct kunit *t)
 	kthread_wait(a);
 }
 
+/*
+ * Tasks on every CPU take one mutex in turn and give way while they hold
+ * it, so that some take it by the compare-and-swap while others sleep
+ * on it, flag it or are woken: the count it guards loses no increment,
+ * and each unlock of a flagged mutex wakes its sleepers.
+ */
+#define CONTEND_TASKS	8
+#define CONTEND_ROUNDS	300
+#define CONTEND_SLEEP_EVERY	64	/* a hold across a tick, now and then */
+
+struct contend {
+	struct mutex m;
+	unsigned long count;	/* read and written apart: the mutex guards it */
+	int done;
+};
+
+static void contend_fn(void *arg)
+{
+	struct contend *c = arg;
+	unsigned long v;
+	int i;
+
+	for (i = 0; i < CONTEND_ROUNDS; i++) {
+		mutex_lock(&c->m);
+		v = READ_ONCE(c->count);
+		if (i % CONTEND_SLEEP_EVERY == 0)
+			msleep(1);
+		else
+			yield();
+		WRITE_ONCE(c->count, v + 1);
+		mutex_unlock(&c->m);
+	}
+	__atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
+}
+
+/* All done within the limit; else wake the sleepers until they are. */
+static bool contenders_finish(struct contend *c, int n)
+{
+	int ms;
+
+	for (ms = 0; ms < SPIN_LIMIT_MS; ms++) {
+		if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == n)
+			return true;
+		msleep(1);
+	}
+	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != n) {
+		wake_up(&c->m);
+		msleep(1);
+	}
+	return false;
+}
+
+static void mutex_contended_on_every_cpu(struct kunit *t)
+{
+	struct contend c = { .m = { SPIN_LOCK_UNLOCKED, 0, 0 } };
+	struct task *th[CONTEND_TASKS];
+	int i, n = 0;
+
+	for (i = 0; i < CONTEND_TASKS; i++) {
+		th[n] = kthread_create_on_cpu(contend_fn, &c, "st_contend",
+					      i % nr_cpus);
+		if (th[n])
+			kthread_start(th[n++]);
+	}
+	if (!n)
+		KUNIT_SKIP(t, "no memory");
+	KUNIT_EXPECT_TRUE(t, contenders_finish(&c, n));
+	for (i = 0; i < n; i++)
+		kthread_wait(th[i]);
+	KUNIT_EXPECT_EQ(t, c.count, (unsigned long)n * CONTEND_ROUNDS);
+	KUNIT_EXPECT_EQ(t, c.m.owner, 0);
+	KUNIT_EXPECT_EQ(t, c.m.waiters, 0);
+}
+
 SELFTEST_SUITE(sched,
 	KUNIT_CASE(runs_on_every_cpu),
 	KUNIT_CASE(cpu_bound_threads_are_preempted),
 	KUNIT_CASE(msleep_sleeps_long_enough),
 	KUNIT_CASE(wait_returns_exit_code),
 	KUNIT_CASE(wait_after_exit),
-	KUNIT_CASE(mutex_unlock_wakes_waiter));
+	KUNIT_CASE(mutex_unlock_wakes_waiter),
+	KUNIT_CASE(mutex_contended_on_every_cpu));
