@@ -251,14 +251,23 @@ void ring_buffer_change_overwrite(struct trace_buffer *buffer, bool on)
 	WRITE_ONCE(buffer->overwrite, on);
 }
 
+/*
+ * A writer reads the clock inside its reservation, before its first
+ * byte shows: the grace period sees out those that read the old one, so
+ * a reset that finds the buffer untouched (ring_buffer_reset, which
+ * then waits for no writer) leaves no event of the old clock behind.
+ */
 void ring_buffer_set_clock(struct trace_buffer *buffer, u64 (*clock)(void))
 {
 	int cpu;
 
+	if (buffer->clock == clock)
+		return;
 	buffer->clock = clock;
 	for (cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		WRITE_ONCE(buffer->buffers[cpu]->clock_id,
 			   trace_clock_id_of(clock));
+	synchronize_rcu();
 }
 
 void *ring_buffer_cpu_writer(struct trace_buffer *buffer, int cpu)
@@ -325,9 +334,10 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 
 /*
  * Nothing reserved, written, read or lost on this CPU since its last
- * reset: resetting it would change nothing. A writer that starts while
- * this looks has its event after the reset, as if it came just later;
- * one that started before shows in committing or its page's write.
+ * reset: resetting it would change nothing, so no writer needs keeping
+ * out. A writer that starts while this looks has its event after the
+ * reset, as if it came just later; one whose event came before the
+ * caller's call shows, in committing, its page's write or write_stamp.
  */
 static bool rb_cpu_pristine(struct ring_buffer_per_cpu *cpu_buffer)
 {

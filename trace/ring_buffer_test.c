@@ -353,6 +353,88 @@ static void rb_test_reset_untouched(struct kunit *t)
 	ring_buffer_free(b);
 }
 
+/*
+ * Resets racing writers: in each round every other CPU writes one event
+ * as the reset begins, on a buffer the last round left empty, so the
+ * writers start while the reset looks whether it is untouched. Each
+ * event is then kept whole or gone, and a second reset, after the
+ * writers are done, empties every CPU.
+ */
+#define RESET_ROUNDS	50
+
+struct reset_race {
+	struct trace_buffer *b;
+	int round;		/* the round the writers may write in */
+	int written;		/* events of this round written */
+};
+
+static void reset_race_writer(void *arg)
+{
+	struct reset_race *r = arg;
+	int cpu, round;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	preempt_enable();
+	for (round = 1; round <= RESET_ROUNDS; round++) {
+		while (__atomic_load_n(&r->round, __ATOMIC_ACQUIRE) != round)
+			yield();
+		write_event(r->b, cpu, round);
+		__atomic_add_fetch(&r->written, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* CPU cpu holds nothing, or this round's event whole. */
+static bool reset_race_kept_ok(struct reset_race *r, int cpu, int round)
+{
+	struct ring_buffer_event *e;
+	u64 ts;
+	u32 *d;
+
+	if (!ring_buffer_entries_cpu(r->b, cpu))
+		return true;
+	e = ring_buffer_peek(r->b, cpu, &ts, NULL);
+	if (!e || ring_buffer_entries_cpu(r->b, cpu) != 1)
+		return false;
+	d = ring_buffer_event_data(e);
+	return d[0] == (u32)cpu && d[1] == (u32)round && d[2] == ~d[1];
+}
+
+static void rb_test_reset_races_writers(struct kunit *t)
+{
+	struct reset_race r = { .b = test_buffer(4) };
+	struct task *w[NR_CPUS];
+	int cpu, n = 0, round, bad = 0;
+
+	if (nr_cpus < 2)
+		KUNIT_SKIP(t, "needs 2 CPUs");
+	if (!r.b)
+		KUNIT_SKIP(t, "no memory");
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		w[n] = kthread_create_on_cpu(reset_race_writer, &r, "rb_reset_w",
+					     cpu);
+		if (w[n])
+			kthread_start(w[n++]);
+	}
+	for (round = 1; round <= RESET_ROUNDS; round++) {
+		__atomic_store_n(&r.written, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&r.round, round, __ATOMIC_RELEASE);
+		ring_buffer_reset(r.b);
+		while (__atomic_load_n(&r.written, __ATOMIC_ACQUIRE) != n)
+			yield();
+		for (cpu = 1; cpu < nr_cpus; cpu++)
+			bad += !reset_race_kept_ok(&r, cpu, round);
+		ring_buffer_reset(r.b);
+		for_each_online_cpu(cpu)
+			bad += ring_buffer_entries_cpu(r.b, cpu) != 0;
+	}
+	for (cpu = 0; cpu < n; cpu++)
+		kthread_wait(w[cpu]);
+	KUNIT_EXPECT_EQ(t, n, nr_cpus - 1);
+	KUNIT_EXPECT_EQ(t, bad, 0);
+	ring_buffer_free(r.b);
+}
+
 /* ---- an interrupt writing inside a task's open reservation ------------- */
 
 struct nest {
@@ -977,6 +1059,7 @@ SELFTEST_SUITE(ring_buffer,
 	       KUNIT_CASE(rb_test_resize),
 	       KUNIT_CASE(rb_test_written_balance),
 	       KUNIT_CASE(rb_test_reset_untouched),
+	       KUNIT_CASE(rb_test_reset_races_writers),
 	       KUNIT_CASE(rb_test_irq_inside_reserve),
 	       KUNIT_CASE(rb_test_irq_storm),
 	       KUNIT_CASE(rb_test_irq_reads_whole_events),
