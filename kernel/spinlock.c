@@ -89,11 +89,49 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
  */
 #define MUTEX_FLAG_WAITERS	1UL
 
-static bool mutex_cmpxchg(struct mutex *m, unsigned long old,
-			  unsigned long new)
+/*
+ * The compare-and-swaps of owner, as Linux's arch_cmpxchg_acquire and
+ * arch_cmpxchg_release (arch/riscv/include/asm/cmpxchg.h): an lr/sc
+ * loop, then `fence r,rw` once it took the mutex, or after `fence rw,w`
+ * to give it up. GCC 12's __atomic_compare_exchange_n makes lr.d and
+ * sc.d.aq of __ATOMIC_ACQ_REL, no release: on RVWMO the holder's
+ * stores could show after the owner its unlock cleared.
+ * tests/host/test_mutex_order.py checks the code made.
+ */
+static __always_inline bool mutex_cmpxchg_acquire(struct mutex *m,
+						  unsigned long old,
+						  unsigned long new)
 {
-	return __atomic_compare_exchange_n(&m->owner, &old, new, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	unsigned long prev, fail;
+
+	__asm__ __volatile__("0:	lr.d	%0, %2\n"
+			     "	bne	%0, %z3, 1f\n"
+			     "	sc.d	%1, %z4, %2\n"
+			     "	bnez	%1, 0b\n"
+			     "	fence	r, rw\n"
+			     "1:\n"
+			     : "=&r"(prev), "=&r"(fail), "+A"(m->owner)
+			     : "rJ"(old), "rJ"(new)
+			     : "memory");
+	return prev == old;
+}
+
+static __always_inline bool mutex_cmpxchg_release(struct mutex *m,
+						  unsigned long old,
+						  unsigned long new)
+{
+	unsigned long prev, fail;
+
+	__asm__ __volatile__("	fence	rw, w\n"
+			     "0:	lr.d	%0, %2\n"
+			     "	bne	%0, %z3, 1f\n"
+			     "	sc.d	%1, %z4, %2\n"
+			     "	bnez	%1, 0b\n"
+			     "1:\n"
+			     : "=&r"(prev), "=&r"(fail), "+A"(m->owner)
+			     : "rJ"(old), "rJ"(new)
+			     : "memory");
+	return prev == old;
 }
 
 /*
@@ -108,13 +146,13 @@ static noinline void mutex_lock_slowpath(struct mutex *m)
 	for (;;) {
 		old = READ_ONCE(m->owner);
 		if (!(old & ~MUTEX_FLAG_WAITERS)) {
-			if (mutex_cmpxchg(m, old, (unsigned long)current |
+			if (mutex_cmpxchg_acquire(m, old, (unsigned long)current |
 					  (m->waiters ? MUTEX_FLAG_WAITERS : 0)))
 				break;
 			continue;
 		}
 		if (!(old & MUTEX_FLAG_WAITERS) &&
-		    !mutex_cmpxchg(m, old, old | MUTEX_FLAG_WAITERS))
+		    !mutex_cmpxchg_acquire(m, old, old | MUTEX_FLAG_WAITERS))
 			continue;
 		m->waiters++;
 		sleep_on(m, &m->wait_lock);
@@ -125,13 +163,13 @@ static noinline void mutex_lock_slowpath(struct mutex *m)
 
 void mutex_lock(struct mutex *m)
 {
-	if (!mutex_cmpxchg(m, 0, (unsigned long)current))
+	if (!mutex_cmpxchg_acquire(m, 0, (unsigned long)current))
 		mutex_lock_slowpath(m);
 }
 
 bool mutex_trylock(struct mutex *m)
 {
-	return mutex_cmpxchg(m, 0, (unsigned long)current);
+	return mutex_cmpxchg_acquire(m, 0, (unsigned long)current);
 }
 
 /* The flag was set: free the mutex under wait_lock, wake the sleepers. */
@@ -150,6 +188,6 @@ void mutex_unlock(struct mutex *m)
 {
 	BUG_ON((READ_ONCE(m->owner) & ~MUTEX_FLAG_WAITERS) !=
 	       (unsigned long)current);
-	if (!mutex_cmpxchg(m, (unsigned long)current, 0))
+	if (!mutex_cmpxchg_release(m, (unsigned long)current, 0))
 		mutex_unlock_slowpath(m);
 }
