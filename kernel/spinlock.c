@@ -141,13 +141,14 @@ static __always_inline bool mutex_cmpxchg_release(struct mutex *m,
  */
 static noinline void mutex_lock_slowpath(struct mutex *m)
 {
-	unsigned long flags = spin_lock_irqsave(&m->wait_lock), old;
+	unsigned long flags = spin_lock_irqsave(&m->wait_lock), old, new;
 
 	for (;;) {
 		old = READ_ONCE(m->owner);
 		if (!(old & ~MUTEX_FLAG_WAITERS)) {
-			if (mutex_cmpxchg_acquire(m, old, (unsigned long)current |
-					  (m->waiters ? MUTEX_FLAG_WAITERS : 0)))
+			new = (unsigned long)current |
+			      (m->waiters ? MUTEX_FLAG_WAITERS : 0);
+			if (mutex_cmpxchg_acquire(m, old, new))
 				break;
 			continue;
 		}
