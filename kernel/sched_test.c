@@ -211,11 +211,11 @@ static void mutex_unlock_wakes_waiter(struct kunit *t)
  */
 #define CONTEND_TASKS	8
 #define CONTEND_ROUNDS	300
-#define CONTEND_SLEEP_EVERY	64	/* a hold across a tick, now and then */
+#define CONTEND_SLEEP_EVERY 64	/* a hold across a tick, now and then */
 
 struct contend {
 	struct mutex m;
-	unsigned long count;	/* read and written apart: the mutex guards it */
+	unsigned long count;	/* read, then written: the mutex guards it */
 	int done;
 };
 

@@ -342,11 +342,12 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 static bool rb_cpu_pristine(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	u64 num = READ_ONCE(cpu_buffer->tail_num);
+	u64 start = reader_pos_pack(num, 0, 0);
 
 	return !READ_ONCE(cpu_buffer->committing) &&
 	       !READ_ONCE(cpu_buffer->tail_page->write) &&
 	       READ_ONCE(cpu_buffer->commit_num) == num &&
-	       READ_ONCE(cpu_buffer->reader_pos) == reader_pos_pack(num, 0, 0) &&
+	       READ_ONCE(cpu_buffer->reader_pos) == start &&
 	       !READ_ONCE(cpu_buffer->written) &&
 	       !READ_ONCE(cpu_buffer->overrun) && !cpu_buffer->read &&
 	       !cpu_buffer->commit_overrun && !cpu_buffer->dropped_events &&
