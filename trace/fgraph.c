@@ -473,6 +473,12 @@ static bool graph_init_task(struct task *t, struct ftrace_ret_stack *rs)
 	t->trace_overrun = 0;
 	t->tracing_graph_pause = 0;
 	t->ftrace_timestamp = 0;
+	/*
+	 * The fields before the stack, as Linux's smp_wmb(): GCC 12 makes
+	 * a bare lr.d/sc.d of __ATOMIC_RELEASE here, no fence
+	 * (tests/host/test_ret_stack_publish.py).
+	 */
+	wmb();
 	return __atomic_compare_exchange_n(&t->ret_stack, &none, rs, false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
