@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "list.h"
 #include "sched.h"
+#include "string.h"
 #include "ftrace.h"
 #include "ring_buffer.h"
 #include "tracing.h"
@@ -116,6 +117,23 @@ struct bprint_entry {
 	u32 ip;
 	u32 fmt;
 	u32 buf[];
+};
+
+/*
+ * The wakeup tracers' wake-up and switch lines (Linux's
+ * ctx_switch_entry, as TRACE_WAKE and TRACE_CTX): the waker or the task
+ * switched out, the task woken or switched in, their prios and states
+ * ('R', 'S', ...) and the woken task's CPU.
+ */
+struct ctx_switch_entry {
+	struct trace_entry ent;
+	u32 prev_pid;
+	u32 next_pid;
+	u8 prev_prio;
+	u8 prev_state;
+	u8 next_prio;
+	u8 next_state;
+	u32 next_cpu;
 };
 
 /* Event data is 4-byte aligned: GCC then accesses this as two words. */
@@ -330,7 +348,21 @@ struct trace_max_data {
 	int cpu;
 	int pid;
 	char comm[TASK_COMM_LEN];
+	int nice;			/* the task's, for the header */
+	unsigned int policy;
+	unsigned int rt_priority;
 };
+
+/* The header's task: the one that ran the section, or was woken. */
+static inline void trace_max_data_task(struct trace_max_data *data,
+				       const struct task *t)
+{
+	memcpy(data->comm, t->comm, TASK_COMM_LEN);
+	data->pid = t->pid;
+	data->nice = task_nice(t);
+	data->policy = t->policy;
+	data->rt_priority = t->rt_priority;
+}
 
 /* What a per-CPU file of a trace array reads: the array and its CPU. */
 struct trace_cpu_ref {
@@ -494,6 +526,19 @@ struct trace_buffer *tracing_buffer_trylock(struct trace_array *tr);
 int register_snapshot_cmd(void);
 int update_max_tr_irqsoff(struct trace_array *tr,
 			  const struct trace_max_data *data);
+int update_max_tr_latency(struct trace_array *tr,
+			  const struct trace_max_data *data);
+
+/*
+ * Is delta (ns) a latency tracer's new maximum? With tracing_thresh
+ * set, every section that long is one (Linux's report_latency).
+ */
+static inline bool report_latency(struct trace_array *tr, unsigned long delta)
+{
+	if (tracing_thresh)
+		return delta >= tracing_thresh;
+	return delta > READ_ONCE(tr->max_latency);
+}
 int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 			     int cpu);
 

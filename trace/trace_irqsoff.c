@@ -85,17 +85,6 @@ static void irqsoff_function(struct trace_array *tr, unsigned long ip,
 }
 
 /*
- * Is delta a new maximum? With tracing_thresh set, every section that
- * long is one (Linux's report_latency).
- */
-static bool report_latency(struct trace_array *tr, unsigned long delta)
-{
-	if (tracing_thresh)
-		return delta >= tracing_thresh;
-	return delta > READ_ONCE(tr->max_latency);
-}
-
-/*
  * Interrupts or preemption off, on this CPU. Each call is a real
  * change from on (the hooks see to it), so a section still open here
  * is one whose end no hook saw (a task switch into a return from an
@@ -126,7 +115,6 @@ static void check_critical_timing(struct trace_array *tr,
 		.critical_start = d->critical_start,
 		.critical_end = ip,
 		.cpu = smp_processor_id(),
-		.pid = current->pid,
 	};
 	unsigned long flags;
 
@@ -136,7 +124,7 @@ static void check_critical_timing(struct trace_array *tr,
 	if (report_latency(tr, delta)) {
 		irqsoff_function(tr, hook, ip, ctx);
 		trace_stack_from(tr, ctx, ip, ip);
-		memcpy(data.comm, current->comm, TASK_COMM_LEN);
+		trace_max_data_task(&data, current);
 		if (!update_max_tr_irqsoff(tr, &data))
 			WRITE_ONCE(tr->max_latency, delta);
 	}
