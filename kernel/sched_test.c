@@ -204,6 +204,56 @@ static void fifo_task_runs_first(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, o.order[1], 'N');
 }
 
+/* A FIFO task spinning for a few ticks, and a normal one beside it. */
+struct fifo_spin {
+	bool normal_ran;
+	bool normal_ran_meanwhile;
+};
+
+#define FIFO_SPIN_MS	30		/* three ticks */
+
+static void fifo_spin(void *arg)
+{
+	struct fifo_spin *s = arg;
+	u64 end = ktime_get_ns() + FIFO_SPIN_MS * NSEC_PER_MSEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	s->normal_ran_meanwhile = READ_ONCE(s->normal_ran);
+}
+
+static void note_ran(void *arg)
+{
+	WRITE_ONCE(((struct fifo_spin *)arg)->normal_ran, true);
+}
+
+/* The tick gives normal tasks turns, never a FIFO task's CPU. */
+static void fifo_task_is_not_time_sliced(struct kunit *t)
+{
+	struct fifo_spin s = { 0 };
+	struct task *n, *f;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	n = kthread_create_on_cpu(note_ran, &s, "st_normal", cpu);
+	f = kthread_create_on_cpu(fifo_spin, &s, "st_fifo", cpu);
+	if (f)
+		sched_setscheduler(f, SCHED_FIFO, 10);
+	if (n)
+		kthread_start(n);
+	if (f)
+		kthread_start(f);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(t, n && f);
+	if (n)
+		kthread_wait(n);
+	if (f)
+		kthread_wait(f);
+	KUNIT_EXPECT_TRUE(t, s.normal_ran);
+	KUNIT_EXPECT_TRUE(t, !s.normal_ran_meanwhile);
+}
+
 /*
  * Linux's numbers: prio 99 - rt_priority under SCHED_FIFO, 120 + nice
  * (clamped) otherwise; bad policies and priorities refused; a child
@@ -246,4 +296,5 @@ SELFTEST_SUITE(sched,
 	KUNIT_CASE(wait_returns_exit_code),
 	KUNIT_CASE(wait_after_exit),
 	KUNIT_CASE(fifo_task_runs_first),
+	KUNIT_CASE(fifo_task_is_not_time_sliced),
 	KUNIT_CASE(priorities_set_and_inherited));
