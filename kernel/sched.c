@@ -71,24 +71,31 @@ void sched_register_task_hook(void (*on_create)(struct task *t),
 }
 
 /*
- * Queue a runnable task: a normal one at the tail, a real-time one
- * behind those of its priority and better (Linux's enqueue_task_rt).
+ * A real-time task queues behind those of its priority and better
+ * (Linux's enqueue_task_rt). notrace, as all __schedule calls: the
+ * trampolines' preemption point calls into it.
  */
-static void enqueue_runnable(struct task *t)
+static notrace void enqueue_rt(struct task *t)
 {
 	struct task *pos;
 
-	if (likely(!rt_task(t))) {
-		list_add_tail(&t->run_list, &runqueue);
-		return;
-	}
 	list_for_each_entry(pos, &rt_runqueue, run_list)
 		if (pos->prio > t->prio)
 			break;
 	list_add_tail(&t->run_list, &pos->run_list);
 }
 
-static struct task *pick_from(struct list_head *queue, struct cpu *c)
+/* Queue a runnable task; a normal one at the tail, inline. */
+static __always_inline void enqueue_runnable(struct task *t)
+{
+	if (likely(!rt_task(t)))
+		list_add_tail(&t->run_list, &runqueue);
+	else
+		enqueue_rt(t);
+}
+
+static notrace struct task *pick_from(struct list_head *queue,
+				      struct cpu *c)
 {
 	struct task *t;
 

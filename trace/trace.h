@@ -529,6 +529,19 @@ int update_max_tr_irqsoff(struct trace_array *tr,
 int update_max_tr_latency(struct trace_array *tr,
 			  const struct trace_max_data *data);
 
+/* trace_latency_graph.c: the latency tracers' display-graph */
+struct fgraph_ops;
+int register_latency_function(struct trace_array *tr,
+			      struct fgraph_ops *gops, bool graph);
+void unregister_latency_function(struct trace_array *tr,
+				 struct fgraph_ops *gops, bool graph);
+int latency_display_graph(struct trace_array *tr, struct fgraph_ops *gops,
+			  bool *graph, unsigned int mask, int set);
+int latency_trace_open(struct trace_iterator *iter);
+void latency_trace_close(struct trace_iterator *iter);
+enum print_line_t latency_print_line(struct trace_iterator *iter);
+void latency_print_header(struct trace_iterator *iter);
+
 /*
  * Is delta (ns) a latency tracer's new maximum? With tracing_thresh
  * set, every section that long is one (Linux's report_latency).
@@ -545,6 +558,7 @@ int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
 void trace_event_stack(struct trace_array *tr, u32 trace_ctx);
+void trace_event_caller(unsigned long *ip, unsigned long *parent_ip);
 void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 		      unsigned long from);
 
@@ -718,6 +732,7 @@ void ftrace_dump(bool all_cpus);
 void print_trace_line(struct trace_iterator *iter);
 bool trace_print_msg(struct trace_iterator *iter);
 void trace_raw_data(struct trace_iterator *iter);
+void trace_ctxwake_print(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
 void trace_default_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);

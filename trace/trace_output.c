@@ -255,13 +255,14 @@ void trace_raw_data(struct trace_iterator *iter)
 
 /*
  * The wakeup tracers' lines (Linux's trace_ctxwake_print): waker or
- * task switched out, delim, the woken task's CPU, the task woken or
- * switched in, each as PID:PRIO:STATE.
+ * task switched out, `  +` for a wake-up or `==>` for a switch, the
+ * woken task's CPU, the task woken or switched in, each as
+ * PID:PRIO:STATE.
  */
-static void trace_ctxwake_print(struct trace_iterator *iter,
-				const char *delim)
+void trace_ctxwake_print(struct trace_iterator *iter)
 {
 	struct ctx_switch_entry *field = (struct ctx_switch_entry *)iter->ent;
+	const char *delim = entry_type(iter->ent) == TRACE_CTX ? "==>" : "  +";
 	char comm[TASK_COMM_LEN];
 
 	trace_find_cmdline(field->next_pid, comm);
@@ -278,10 +279,8 @@ static void print_event(struct trace_iterator *iter)
 		trace_fn_trace(iter);
 		break;
 	case TRACE_CTX:
-		trace_ctxwake_print(iter, "==>");
-		break;
 	case TRACE_WAKE:
-		trace_ctxwake_print(iter, "  +");
+		trace_ctxwake_print(iter);
 		break;
 	case TRACE_STACK:
 		trace_stack_print(iter);

@@ -7,19 +7,24 @@
  * task, wakeup_rt only SCHED_FIFO ones. Meanwhile the traced functions
  * of the CPU the task is to run on are recorded (sched_migrate_task
  * moves that CPU with the task); the wake-up and the switch are lines
- * of their own, each with its stack. A wait longer than
+ * of their own, each with its stack and a function line for the
+ * function that hit the tracepoint, as Linux's. A wait longer than
  * tracing_max_latency (or, when set, at least tracing_thresh) becomes
  * the max trace: the whole buffer swaps into max_buffer
  * (update_max_tr_latency), since the wake-up and the switch may be on
  * two CPUs' pages.
  *
- * One trace array at a time runs one of them (Linux's wakeup_busy).
- * The wait is the difference of two readings of the array's trace
- * clock. Not built: wakeup_dl (there are no deadline tasks) and the
- * display-graph option, under which the functions stay function lines.
+ * With the display-graph option the calls are recorded through graph
+ * ops and drawn as function_graph's call tree, the wake-up and switch
+ * lines as comments in it (trace_latency_graph.c, shared with
+ * irqsoff). One trace array at a time runs one of them (Linux's
+ * wakeup_busy). The wait is the difference of two readings of the
+ * array's trace clock. Not built: wakeup_dl (there are no deadline
+ * tasks).
  */
 #include "kernel.h"
 #include "spinlock.h"
+#include "fgraph.h"
 #include "trace.h"
 #include "trace/events/sched.h"
 
@@ -28,6 +33,7 @@ static bool tracer_enabled;
 static bool wakeup_rt;
 static bool wakeup_busy;		/* under trace_types_lock */
 static bool save_lat_flag;
+static bool wakeup_graph;		/* graph ops registered, not tr->ops */
 
 /* The task followed, under wakeup_lock; MAX_PRIO: none (Linux's -1U). */
 static DEFINE_SPINLOCK(wakeup_lock);
@@ -47,6 +53,29 @@ static char task_state_char(const struct task *t)
 	if (t->state == TASK_SLEEPING)
 		return 'S';
 	return t->state == TASK_DEAD ? 'Z' : 'R';
+}
+
+/*
+ * A function line, or under display-graph a call of no duration
+ * (Linux's __trace_function).
+ */
+static void wakeup_function(struct trace_array *tr, unsigned long ip,
+			    unsigned long parent_ip, u32 ctx)
+{
+	if (READ_ONCE(wakeup_graph))
+		trace_graph_function(tr, ip, ctx);
+	else
+		ring_buffer_write3(READ_ONCE(tr->buffer), ctx | TRACE_FN, ip,
+				   parent_ip);
+}
+
+/* The function that hit the probe's tracepoint, called by its caller. */
+static void wakeup_caller_function(struct trace_array *tr, u32 ctx)
+{
+	unsigned long ip, parent_ip;
+
+	trace_event_caller(&ip, &parent_ip);
+	wakeup_function(tr, ip, parent_ip, ctx);
 }
 
 /*
@@ -100,6 +129,7 @@ static void probe_wakeup(void *data, struct task *p)
 		wakeup_start = wakeup_clock(tr);
 		trace_ctxwake(tr, TRACE_WAKE, current, p,
 			      tracing_gen_ctx_dec(2));
+		wakeup_caller_function(tr, tracing_gen_ctx_dec(2));
 	}
 	spin_unlock(&wakeup_lock);
 }
@@ -135,6 +165,7 @@ static void probe_wakeup_sched_switch(void *data, bool preempt,
 		return;
 	spin_lock(&wakeup_lock);
 	if (wakeup_task == next && READ_ONCE(tracer_enabled)) {
+		wakeup_caller_function(tr, tracing_gen_ctx_dec(2));
 		trace_ctxwake(tr, TRACE_CTX, prev, next,
 			      tracing_gen_ctx_dec(2));
 		wakeup_check_max(tr, next);
@@ -151,23 +182,76 @@ static void probe_wakeup_migrate_task(void *data, struct task *p, int cpu)
 }
 
 /*
- * Every traced function, recorded while a woken task waits, on its CPU
- * (Linux's wakeup_tracer_call), unless the function-trace option is
- * off. Preemption is off (the trampoline).
+ * Are this CPU's calls recorded? While a woken task waits, on its CPU,
+ * unless the function-trace option is off (Linux's
+ * func_prolog_preempt_disable). Preemption is off (the trampoline).
  */
+static bool wakeup_cpu_traced(struct trace_array *tr)
+{
+	return unlikely(READ_ONCE(wakeup_task)) &&
+	       smp_processor_id() == READ_ONCE(wakeup_cpu) &&
+	       (READ_ONCE(tr->trace_flags) & TRACE_ITER_FUNCTION) &&
+	       ring_buffer_recording(tr->buffer);
+}
+
+/* Every traced function (Linux's wakeup_tracer_call). */
 static void wakeup_tracer_call(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op,
 			       struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 
-	if (likely(!READ_ONCE(wakeup_task)) ||
-	    smp_processor_id() != READ_ONCE(wakeup_cpu) ||
-	    !(READ_ONCE(tr->trace_flags) & TRACE_ITER_FUNCTION) ||
-	    !ring_buffer_recording(tr->buffer))
+	if (wakeup_cpu_traced(tr))
+		ring_buffer_write3(READ_ONCE(tr->buffer),
+				   tracing_gen_ctx_dec(1) | TRACE_FN, ip,
+				   parent_ip);
+}
+
+/*
+ * display-graph: a call while the task waits, recorded as
+ * function_graph's entry; 1 hooks its return (Linux's
+ * wakeup_graph_entry).
+ */
+static int wakeup_graph_entry(struct ftrace_graph_ent *trace)
+{
+	struct trace_array *tr = wakeup_trace;
+
+	if (!wakeup_cpu_traced(tr))
+		return 0;
+	return !ring_buffer_write3(READ_ONCE(tr->buffer),
+				   tracing_gen_ctx_dec(1) | TRACE_GRAPH_ENT,
+				   trace->func, trace->depth);
+}
+
+/*
+ * Its return, while the task still waits; the duration is in the trace
+ * clock's units. ftrace_return_to_handler raised preempt_count.
+ */
+static void wakeup_graph_return(struct ftrace_graph_ret *trace)
+{
+	u64 duration = trace->rettime - trace->calltime;
+	struct trace_array *tr = wakeup_trace;
+
+	if (!READ_ONCE(wakeup_task) ||
+	    smp_processor_id() != READ_ONCE(wakeup_cpu))
 		return;
-	ring_buffer_write3(READ_ONCE(tr->buffer),
-			   tracing_gen_ctx_dec(1) | TRACE_FN, ip, parent_ip);
+	ring_buffer_write5(READ_ONCE(tr->buffer),
+			   tracing_gen_ctx_dec(1) | TRACE_GRAPH_RET,
+			   trace->func, trace->depth, (u32)duration,
+			   duration >> 32);
+}
+
+static struct fgraph_ops wakeup_graph_ops = {
+	.entryfunc = wakeup_graph_entry,
+	.retfunc = wakeup_graph_return,
+};
+
+/* Under trace_types_lock (Linux's wakeup_flag_changed). */
+static int wakeup_flag_changed(struct trace_array *tr, unsigned int mask,
+			       int set)
+{
+	return latency_display_graph(tr, &wakeup_graph_ops, &wakeup_graph,
+				     mask, set);
 }
 
 static void unregister_wakeup_probes(void)
@@ -222,11 +306,13 @@ static int __wakeup_tracer_init(struct trace_array *tr, bool rt)
 	tr->ops.private = tr;
 	tr->ops.name = rt ? "wakeup_rt" : "wakeup";
 	function_trace_update_fast_path(tr);
-	ret = register_ftrace_function(&tr->ops);
+	wakeup_graph = tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+	ret = register_latency_function(tr, &wakeup_graph_ops, wakeup_graph);
 	if (!ret) {
 		ret = register_wakeup_probes();
 		if (ret)
-			unregister_ftrace_function(&tr->ops);
+			unregister_latency_function(tr, &wakeup_graph_ops,
+						    wakeup_graph);
 	}
 	if (ret) {
 		restore_lat_flag(tr);
@@ -247,7 +333,7 @@ static void wakeup_tracer_reset(struct trace_array *tr)
 
 	WRITE_ONCE(tracer_enabled, false);
 	unregister_wakeup_probes();
-	unregister_ftrace_function(&tr->ops);
+	unregister_latency_function(tr, &wakeup_graph_ops, wakeup_graph);
 	flags = spin_lock_irqsave(&wakeup_lock);
 	__wakeup_reset();
 	spin_unlock_irqrestore(&wakeup_lock, flags);
@@ -270,6 +356,11 @@ static struct tracer wakeup_tracer = {
 	.name = "wakeup",
 	.init = wakeup_tracer_init,
 	.reset = wakeup_tracer_reset,
+	.open = latency_trace_open,
+	.close = latency_trace_close,
+	.print_header = latency_print_header,
+	.print_line = latency_print_line,
+	.flag_changed = wakeup_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
 	.allow_instances = true,
@@ -280,6 +371,11 @@ static struct tracer wakeup_rt_tracer = {
 	.name = "wakeup_rt",
 	.init = wakeup_rt_tracer_init,
 	.reset = wakeup_tracer_reset,
+	.open = latency_trace_open,
+	.close = latency_trace_close,
+	.print_header = latency_print_header,
+	.print_line = latency_print_line,
+	.flag_changed = wakeup_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
 	.allow_instances = true,

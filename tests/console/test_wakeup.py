@@ -193,3 +193,38 @@ def test_nice_and_chrt(k):
     k.check(status(k, 'chrt -r 10 true'), usage)
     # the shell has its own priority back
     k.check(k.run('nice'), '0\n')
+
+
+GRAPH_COLUMNS = (
+    '#                       _-----=> irqs-off        \n'
+    '#                      / _----=> need-resched    \n'
+    '#                     | / _---=> hardirq/softirq \n'
+    '#                     || / _--=> preempt-depth   \n'
+    '#                     ||| /                      \n'
+    '# CPU  TASK/PID       ||||     DURATION                  FUNCTION CALLS\n'
+    '# |     |    |        ||||      |   |                     |   |   |   |\n')
+# Linux's print_graph_comment of a wake-up or switch line
+GRAPH_COMMENT = re.compile(r'^ \d\) +\S+-\d+ +\|  \S{5} \| +\|  '
+                           r'/\* +\d+: *\d+:[RSZ] (?P<delim>  \+|==>) '
+                           r'\[\d{3}\] +\d+:115:R wakeup_demo \*/$', re.M)
+
+
+def test_display_graph(k):
+    """Done when: with display-graph set, wakeup draws the calls while
+    the task waits as function_graph's call tree in the latency form,
+    the wake-up and switch lines as comments in it; clearing the option
+    while the tracer runs brings the function lines back."""
+    write(k, 'options/display-graph', '1')
+    text = demo(k, 'wakeup', 'nice -n -5 ')
+    m = HEADER.match(text)
+    assert m, text
+    rest = text[m.end():]
+    k.check(rest[:len(GRAPH_COLUMNS)], GRAPH_COLUMNS)
+    k.check([c['delim'] for c in GRAPH_COMMENT.finditer(rest)], ['  +', '==>'])
+    assert re.search(r'\|  wake_up\(\);$', rest, re.M), rest
+    write(k, 'options/display-graph', '0')
+    write(k, 'tracing_max_latency', '0')
+    k.run(f'nice -n -5 run wakeup_demo {ROUNDS}')
+    text = cat(k, 'trace')
+    assert COLUMNS in text and not GRAPH_COMMENT.search(text), text
+    reset(k)
