@@ -121,20 +121,26 @@ struct bprint_entry {
 
 /*
  * The wakeup tracers' wake-up and switch lines (Linux's
- * ctx_switch_entry, as TRACE_WAKE and TRACE_CTX): the waker or the task
- * switched out, the task woken or switched in, their prios and states
- * ('R', 'S', ...) and the woken task's CPU.
+ * ctx_switch_entry, as TRACE_WAKE and TRACE_CTX, laid out as Linux's
+ * past the common fields): the waker or the task switched out, the
+ * task woken or switched in, the woken task's CPU, their prios and
+ * states (an index in TASK_STATE_TO_CHAR_STR).
  */
 struct ctx_switch_entry {
 	struct trace_entry ent;
 	u32 prev_pid;
 	u32 next_pid;
+	u32 next_cpu;
 	u8 prev_prio;
 	u8 prev_state;
 	u8 next_prio;
 	u8 next_state;
-	u32 next_cpu;
 };
+
+/* Linux's task_index_to_char: R, S, ... by __task_state_index. */
+#define TASK_STATE_TO_CHAR_STR	"RSDTtXZPI"
+#define TASK_STATE_INDEX_SLEEPING	1
+#define TASK_STATE_INDEX_ZOMBIE		6
 
 /* Event data is 4-byte aligned: GCC then accesses this as two words. */
 typedef u64 u64_a4 __aligned(4);

@@ -267,9 +267,10 @@ void trace_ctxwake_print(struct trace_iterator *iter)
 
 	trace_find_cmdline(field->next_pid, comm);
 	seq_printf(&iter->seq, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n",
-		   field->prev_pid, field->prev_prio, field->prev_state, delim,
+		   field->prev_pid, field->prev_prio,
+		   TASK_STATE_TO_CHAR_STR[field->prev_state], delim,
 		   field->next_cpu, field->next_pid, field->next_prio,
-		   field->next_state, comm);
+		   TASK_STATE_TO_CHAR_STR[field->next_state], comm);
 }
 
 static void print_event(struct trace_iterator *iter)
@@ -389,6 +390,21 @@ static void trace_func_repeats_raw(struct trace_iterator *iter)
 }
 
 /*
+ * Linux's trace_ctxwake_raw: the fields as numbers, the states as
+ * letters, a wake-up's first one `+`.
+ */
+static void trace_ctxwake_raw(struct trace_iterator *iter)
+{
+	struct ctx_switch_entry *field = (struct ctx_switch_entry *)iter->ent;
+
+	seq_printf(&iter->seq, "%d %d %c %d %d %d %c\n", field->prev_pid,
+		   field->prev_prio, entry_type(iter->ent) == TRACE_WAKE ? '+' :
+		   TASK_STATE_TO_CHAR_STR[field->prev_state], field->next_cpu,
+		   field->next_pid, field->next_prio,
+		   TASK_STATE_TO_CHAR_STR[field->next_state]);
+}
+
+/*
  * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
  * numbers, then the event's fields (a stack trace prints as usual).
  */
@@ -413,6 +429,9 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 		trace_bprint_raw(iter);
 	else if (entry_type(iter->ent) == TRACE_RAW_DATA)
 		trace_raw_data(iter);
+	else if (entry_type(iter->ent) == TRACE_CTX ||
+		 entry_type(iter->ent) == TRACE_WAKE)
+		trace_ctxwake_raw(iter);
 	else
 		seq_printf(s, "%u ?\n", entry_type(iter->ent));
 	return true;

@@ -47,12 +47,12 @@ static u64 wakeup_clock(struct trace_array *tr)
 	return trace_clock_func(tr->clock_id)();
 }
 
-/* Linux's task_index_to_char of the states this kernel has. */
-static char task_state_char(const struct task *t)
+/* Linux's __task_state_index of the states this kernel has. */
+static u8 task_state_index(const struct task *t)
 {
 	if (t->state == TASK_SLEEPING)
-		return 'S';
-	return t->state == TASK_DEAD ? 'Z' : 'R';
+		return TASK_STATE_INDEX_SLEEPING;
+	return t->state == TASK_DEAD ? TASK_STATE_INDEX_ZOMBIE : 0;
 }
 
 /*
@@ -86,10 +86,10 @@ static void trace_ctxwake(struct trace_array *tr, unsigned int type,
 			  struct task *prev, struct task *next, u32 ctx)
 {
 	ring_buffer_write5(READ_ONCE(tr->buffer), ctx | type, prev->pid,
-			   next->pid, (u8)prev->prio |
-			   task_state_char(prev) << 8 |
+			   next->pid, next->cpu, (u8)prev->prio |
+			   task_state_index(prev) << 8 |
 			   (u8)next->prio << 16 |
-			   (u32)task_state_char(next) << 24, next->cpu);
+			   (u32)task_state_index(next) << 24);
 	trace_event_stack(tr, ctx);
 }
 

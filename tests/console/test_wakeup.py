@@ -121,7 +121,16 @@ def test_nice_task_under_wakeup(k):
     with Linux's header (nice:-5 policy:0 rt_prio:0), wake-up and switch
     lines; wakeup_rt ignores it."""
     text = demo(k, 'wakeup', 'nice -n -5 ')
-    check_max_trace(k, text, 'wakeup', 115, -5, 0, 0)
+    m = check_max_trace(k, text, 'wakeup', 115, -5, 0, 0)
+    # the raw option: Linux's trace_ctxwake_raw, `+` for a wake-up
+    write(k, 'options/raw', '1')
+    raw = cat(k, 'trace')
+    write(k, 'options/raw', '0')
+    pid = m['pid']
+    assert re.search(rf'^\d+ \d+ \d+ \d+ \d+ \+ \d+ {pid} 115 R$', raw,
+                     re.M), raw
+    assert re.search(rf'^\d+ \d+ \d+ \d+ \d+ [RSZ] \d+ {pid} 115 R$', raw,
+                     re.M), raw
     k.check(demo(k, 'wakeup_rt', 'nice -n -5 '), '# tracer: wakeup_rt\n#\n')
     reset(k)
 
