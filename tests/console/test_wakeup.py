@@ -164,6 +164,27 @@ def test_max_latency_reset(k):
     reset(k)
 
 
+def test_in_an_instance(k):
+    """Done when: an instance runs wakeup into its own maximum while the
+    top level, refused wakeup_rt (EBUSY: one array follows one task at a
+    time), runs irqsoff beside it."""
+    reset(k)
+    k.run(f'mkdir {T}/instances/foo')
+    write(k, 'instances/foo/current_tracer', 'wakeup')
+    k.check(write(k, 'current_tracer', 'wakeup_rt'),
+            'sh: write error: Device or resource busy\n')
+    write(k, 'current_tracer', 'irqsoff')
+    k.run(f'chrt -f 5 run wakeup_demo {ROUNDS}')
+    text = cat(k, 'instances/foo/trace')
+    m = HEADER.match(text)
+    assert m, text
+    k.check((m['tracer'], m['comm'], m['policy'], m['rt_prio']),
+            ('wakeup', 'wakeup_demo', '1', '5'))
+    write(k, 'instances/foo/current_tracer', 'nop')
+    k.run(f'rmdir {T}/instances/foo')
+    reset(k)
+
+
 def status(k, cmd):
     return k.run(f'{cmd}; echo "status $?"')
 
