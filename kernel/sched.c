@@ -72,8 +72,9 @@ void sched_register_task_hook(void (*on_create)(struct task *t),
 
 /*
  * A real-time task queues behind those of its priority and better
- * (Linux's enqueue_task_rt). notrace, as all __schedule calls: the
- * trampolines' preemption point calls into it.
+ * (Linux's enqueue_task_rt), also when a better one preempted it,
+ * where Linux puts it back first. notrace, as all __schedule calls:
+ * the trampolines' preemption point calls into it.
  */
 static notrace void enqueue_rt(struct task *t)
 {
@@ -109,7 +110,7 @@ static notrace struct task *pick_from(struct list_head *queue,
 }
 
 /* The first real-time task this CPU may run, else the first normal one. */
-static struct task *pick_next(struct cpu *c)
+static notrace struct task *pick_next(struct cpu *c)
 {
 	struct task *t;
 
