@@ -211,29 +211,40 @@ static void resched_cpu(int i)
 }
 
 /*
- * Kick an idle CPU that may run t; failing that, for a real-time t,
- * the CPU whose task is the worst of those worse than t, which t then
- * preempts (Linux's check_preempt_curr).
+ * A real-time t that found no idle CPU preempts, of the CPUs it may
+ * run on, the one whose task is the worst of those worse than t
+ * (Linux's check_preempt_curr).
  */
-static void kick_cpu_for(struct task *t)
+static void check_preempt_curr(struct task *t)
 {
 	int i, worst = -1;
 
 	for_each_online_cpu(i) {
-		struct task *curr = cpus[i].curr;
+		int prio = cpus[i].curr->prio;
 
-		if (!(t->cpus_allowed & (1UL << i)))
-			continue;
-		if (curr == cpus[i].idle) {
-			resched_cpu(i);
-			return;
-		}
-		if (rt_task(t) && curr->prio > t->prio &&
-		    (worst < 0 || curr->prio > cpus[worst].curr->prio))
+		if ((t->cpus_allowed & (1UL << i)) && prio > t->prio &&
+		    (worst < 0 || prio > cpus[worst].curr->prio))
 			worst = i;
 	}
 	if (worst >= 0)
 		resched_cpu(worst);
+}
+
+/* Kick an idle CPU that may run t, else let a real-time t preempt. */
+static void kick_cpu_for(struct task *t)
+{
+	int i;
+
+	for_each_online_cpu(i) {
+		if (!(t->cpus_allowed & (1UL << i)))
+			continue;
+		if (cpus[i].curr == cpus[i].idle) {
+			resched_cpu(i);
+			return;
+		}
+	}
+	if (unlikely(rt_task(t)))
+		check_preempt_curr(t);
 }
 
 /* A stopper thread goes first and preempts whatever its CPU runs. */
@@ -251,12 +262,12 @@ static void enqueue_locked(struct task *t)
 
 /*
  * After a wake-up, with the locks dropped: switch now if it asked this
- * CPU to (Linux's preempt_enable after try_to_wake_up). Not from an
- * interrupt handler, whose return does it.
+ * CPU to, as only a real-time task's does (Linux's preempt_enable after
+ * try_to_wake_up). Not from an interrupt handler, whose return does it.
  */
 static void preempt_check_resched(void)
 {
-	if (unlikely(this_cpu()->need_resched) && !current->preempt_count)
+	if (this_cpu()->need_resched && !current->preempt_count)
 		preempt_schedule();
 }
 
