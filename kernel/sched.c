@@ -37,7 +37,7 @@ extern char boot_stack[];	/* head.S: THREAD_SIZE bytes */
 
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(runqueue);		/* normal tasks, in turn */
-static LIST_HEAD(rt_runqueue);		/* stoppers, then FIFO tasks by prio */
+static LIST_HEAD(rt_runqueue);		/* stoppers, FIFO tasks by prio */
 static LIST_HEAD(all_tasks);
 static int next_pid = 1;
 static u64 jiffies_count;	/* written by CPU 0 only */

@@ -221,7 +221,8 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 		break;
 	case TRACE_CTX:		/* Linux's layout past the common fields */
 	case TRACE_WAKE:
-		len = sizeof(struct raw_common) + sizeof(struct ctx_switch_entry) -
+		len = sizeof(struct raw_common) +
+		      sizeof(struct ctx_switch_entry) -
 		      sizeof(struct trace_entry);
 		memcpy((u8 *)out + sizeof(struct raw_common), e + 1,
 		       len - sizeof(struct raw_common));

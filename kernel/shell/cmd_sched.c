@@ -52,10 +52,16 @@ static int run_with(int policy, int rt_priority, long nice, int argc,
  * `nice [-n N | -N] [CMD ARGS]`: CMD at the current nice plus N
  * (default 10), clamped to -20..19; alone, the current nice value.
  */
+static int nice_usage(void)
+{
+	sh_err("usage: nice [-n ADJUST] [PROG ARGS]\n");
+	return 1;
+}
+
 static int cmd_nice(struct shell_out *out, int argc, char **argv)
 {
-	const char *adj = NULL;
-	long n = 10;
+	const char *adj = "10";
+	long n;
 	int i = 1;
 
 	if (argc < 2) {
@@ -63,21 +69,18 @@ static int cmd_nice(struct shell_out *out, int argc, char **argv)
 		return 0;
 	}
 	if (argv[1][0] == '-') {
-		adj = argv[1] + 1;
-		if (*adj == 'n')
-			adj = adj[1] ? adj + 1 : argv[++i];
-		i++;
+		adj = argv[i++] + 1;
+		if (!strcmp(adj, "n"))
+			adj = i < argc ? argv[i++] : "";
+		else if (*adj == 'n')
+			adj++;
 	}
-	if (i > argc || (adj && !*adj)) {
-		sh_err("usage: nice [-n ADJUST] [PROG ARGS]\n");
+	if (!*adj)
+		return nice_usage();
+	if (!number_in_range("nice", adj, NICE_ADJ_MIN, NICE_ADJ_MAX, &n))
 		return 1;
-	}
-	if (adj && !number_in_range("nice", adj, NICE_ADJ_MIN, NICE_ADJ_MAX, &n))
-		return 1;
-	if (i == argc) {
-		sh_err("usage: nice [-n ADJUST] [PROG ARGS]\n");
-		return 1;
-	}
+	if (i == argc)
+		return nice_usage();
 	return run_with(current->policy, current->rt_priority,
 			task_nice(current) + n, argc - i, argv + i);
 }
