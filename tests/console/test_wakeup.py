@@ -190,9 +190,10 @@ def status(k, cmd):
 
 
 def test_nice_and_chrt(k):
-    """Done when: nice and chrt set what a command's tasks see, nice
-    adding to the current value and clamping to -20..19, and give
-    busybox's messages and status 1 for bad arguments."""
+    """Done when: nice and chrt set what a command's tasks see, and
+    /proc/PID/stat shows, nice adding to the current value and clamping
+    to -20..19, and give busybox's messages and status 1 for bad
+    arguments."""
     k.check(k.run('nice'), '0\n')
     k.check(k.run('nice nice'), '10\n')
     k.check(k.run('nice -n -5 nice'), '-5\n')
@@ -221,6 +222,15 @@ def test_nice_and_chrt(k):
     usage = 'usage: chrt -f|-o PRIO PROG ARGS\nstatus 1\n'
     k.check(status(k, 'chrt -f 10'), usage)
     k.check(status(k, 'chrt -r 10 true'), usage)
+    # /proc/PID/stat's priority, nice (fields 18, 19), rt_priority and
+    # policy (40, 41) as Linux's do_task_stat gives them
+    def stat_fields(cmd):
+        f = k.run(f'{cmd} cat /proc/self/stat').split()
+        assert len(f) == 52, f
+        return [int(f[i - 1]) for i in (18, 19, 40, 41)]
+    k.check(stat_fields(''), [20, 0, 0, 0])
+    k.check(stat_fields('nice -n -5'), [15, -5, 0, 0])
+    k.check(stat_fields('chrt -f 10'), [-11, 0, 10, 1])
     # the shell has its own priority back
     k.check(k.run('nice'), '0\n')
 
