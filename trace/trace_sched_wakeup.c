@@ -109,12 +109,22 @@ static bool wakeup_wanted(struct task *p)
 }
 
 /*
+ * The context of a probe's lines: the preemption the probe loop and
+ * wakeup_lock add is not the traced code's.
+ */
+static u32 wakeup_ctx(void)
+{
+	return tracing_gen_ctx_dec(2);
+}
+
+/*
  * sched_wakeup and sched_wakeup_new (Linux's probe_wakeup): under the
  * run-queue lock, interrupts off, in the probe loop (preemption off).
  */
 static void probe_wakeup(void *data, struct task *p)
 {
 	struct trace_array *tr = wakeup_trace;
+	u32 ctx;
 
 	if (likely(!READ_ONCE(tracer_enabled)) || !wakeup_wanted(p))
 		return;
@@ -127,9 +137,9 @@ static void probe_wakeup(void *data, struct task *p)
 		wakeup_prio = p->prio;
 		wakeup_cpu = p->cpu;
 		wakeup_start = wakeup_clock(tr);
-		trace_ctxwake(tr, TRACE_WAKE, current, p,
-			      tracing_gen_ctx_dec(2));
-		wakeup_caller_function(tr, tracing_gen_ctx_dec(2));
+		ctx = wakeup_ctx();
+		trace_ctxwake(tr, TRACE_WAKE, current, p, ctx);
+		wakeup_caller_function(tr, ctx);
 	}
 	spin_unlock(&wakeup_lock);
 }
@@ -160,14 +170,16 @@ static void probe_wakeup_sched_switch(void *data, bool preempt,
 				      struct task *prev, struct task *next)
 {
 	struct trace_array *tr = wakeup_trace;
+	u32 ctx;
 
 	if (likely(READ_ONCE(wakeup_task) != next))
 		return;
 	spin_lock(&wakeup_lock);
+	/* Either way it follows no task after, as Linux's. */
 	if (wakeup_task == next && READ_ONCE(tracer_enabled)) {
-		wakeup_caller_function(tr, tracing_gen_ctx_dec(2));
-		trace_ctxwake(tr, TRACE_CTX, prev, next,
-			      tracing_gen_ctx_dec(2));
+		ctx = wakeup_ctx();
+		wakeup_caller_function(tr, ctx);
+		trace_ctxwake(tr, TRACE_CTX, prev, next, ctx);
 		wakeup_check_max(tr, next);
 	}
 	__wakeup_reset();
