@@ -1,5 +1,6 @@
 /*
- * sched.h: kernel threads (struct task) and the round-robin scheduler.
+ * sched.h: kernel threads (struct task) and the scheduler: real-time
+ * (SCHED_FIFO) tasks first, by priority, then round robin.
  */
 #ifndef _SCHED_H
 #define _SCHED_H
@@ -28,6 +29,23 @@ struct context {
 struct ftrace_ret_stack;
 
 /*
+ * Priorities as Linux numbers them (include/linux/sched/prio.h): 0-99
+ * real-time (99 - rt_priority), 100-139 normal (120 + nice). Lower is
+ * better.
+ */
+#define MAX_NICE	19
+#define MIN_NICE	-20
+#define MAX_RT_PRIO	100
+#define MAX_PRIO	(MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO	(MAX_RT_PRIO + 20)
+#define NICE_TO_PRIO(nice)	((nice) + DEFAULT_PRIO)
+#define PRIO_TO_NICE(prio)	((prio) - DEFAULT_PRIO)
+
+/* Linux's policies (include/uapi/linux/sched.h); the others are not built. */
+#define SCHED_NORMAL	0
+#define SCHED_FIFO	1
+
+/*
  * preempt_count as Linux lays it out: bits 0-7 count preempt_disable
  * nesting (the trace's preempt-depth column), bits 16-19 hardirq
  * nesting. Zero means preemptible.
@@ -54,7 +72,7 @@ struct task {
 	void (*fn)(void *);
 	void *arg;
 	struct task *parent;
-	struct list_head run_list;	/* in the run queue */
+	struct list_head run_list;	/* in a run queue */
 	struct list_head tasks;		/* in the list of all tasks */
 	u64 nr_switches;
 	u64 sum_ticks;
@@ -66,6 +84,13 @@ struct task {
 	unsigned long trace_overrun;
 	int tracing_graph_pause;
 	u64 ftrace_timestamp;
+
+	/* scheduling: Linux's fields, set by sched_setscheduler and nice */
+	int prio;			/* what the scheduler compares */
+	int static_prio;		/* 120 + nice */
+	int normal_prio;		/* prio without boosting: the same here */
+	unsigned int rt_priority;	/* 1-99 under SCHED_FIFO, else 0 */
+	unsigned int policy;		/* SCHED_NORMAL or SCHED_FIFO */
 
 	/* the shell's: after the fields the assembly reads */
 	int pgrp;			/* process group: Ctrl-C stops all of it */
@@ -83,6 +108,21 @@ static inline struct task *current_task(void)
 static inline unsigned long task_stack_top(struct task *t)
 {
 	return (unsigned long)t->stack + THREAD_SIZE;
+}
+
+static inline bool rt_prio(int prio)
+{
+	return prio < MAX_RT_PRIO;
+}
+
+static inline bool rt_task(const struct task *p)
+{
+	return rt_prio(p->prio);
+}
+
+static inline int task_nice(const struct task *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
 }
 
 static inline bool in_hardirq(void)
@@ -162,6 +202,16 @@ struct task *kthread_create(void (*fn)(void *), void *arg, const char *name);
 struct task *kthread_create_on_cpu(void (*fn)(void *), void *arg,
 				   const char *name, int cpu);
 void kthread_start(struct task *t);
+
+/*
+ * Set p's policy and real-time priority (Linux's sched_setscheduler:
+ * -EINVAL unless rt_priority is 1..99 for SCHED_FIFO, 0 for
+ * SCHED_NORMAL), or its nice value (set_user_nice, clamped to -20..19).
+ * Nice sets prio, which tracers and headers show, and no CPU share:
+ * there are no CFS weights, normal tasks take turns.
+ */
+int sched_setscheduler(struct task *p, int policy, int rt_priority);
+void set_user_nice(struct task *p, long nice);
 __noreturn void kthread_exit(int code);
 int kthread_wait(struct task *t);
 

@@ -1,9 +1,16 @@
 /*
- * sched.c: kernel threads and a preemptive round-robin scheduler over
- * one global run queue. Every CPU runs schedule(); a CPU with nothing to
+ * sched.c: kernel threads and a preemptive scheduler over two global
+ * run queues: real-time (SCHED_FIFO) tasks, by priority, then normal
+ * ones in round robin. Every CPU runs schedule(); a CPU with nothing to
  * do runs its idle task (Linux's <idle>-0, pid 0). The run-queue lock
  * is held across __switch_to and released by the task switched to, so a
  * task's context is saved before any other CPU can pick it.
+ *
+ * As Linux's SCHED_FIFO, a real-time task runs until it sleeps or
+ * yields, and waking one that is better than what a CPU runs preempts
+ * that CPU at once (check_preempt_curr). Normal tasks take turns at
+ * each tick: their nice value sets prio but no CPU share, since there
+ * are no CFS weights here.
  */
 #include "kernel.h"
 #include "sched.h"
@@ -29,7 +36,8 @@ extern void ret_from_fork(void);
 extern char boot_stack[];	/* head.S: THREAD_SIZE bytes */
 
 static DEFINE_SPINLOCK(rq_lock);
-static LIST_HEAD(runqueue);
+static LIST_HEAD(runqueue);		/* normal tasks, in turn */
+static LIST_HEAD(rt_runqueue);		/* stoppers, FIFO tasks by prio */
 static LIST_HEAD(all_tasks);
 static int next_pid = 1;
 static u64 jiffies_count;	/* written by CPU 0 only */
@@ -41,6 +49,9 @@ static void (*switch_hook)(struct task *prev, struct task *next);
 static struct task boot_task = {
 	.comm = "swapper/0",
 	.state = TASK_RUNNING,
+	.prio = DEFAULT_PRIO,
+	.static_prio = DEFAULT_PRIO,
+	.normal_prio = DEFAULT_PRIO,
 	.cpus_allowed = 1,
 };
 
@@ -59,17 +70,55 @@ void sched_register_task_hook(void (*on_create)(struct task *t),
 	task_free_hook = on_free;
 }
 
-static struct task *pick_next(struct cpu *c)
+/*
+ * A real-time task queues behind those of its priority and better
+ * (Linux's enqueue_task_rt), also when a better one preempted it,
+ * where Linux puts it back first. notrace, as all __schedule calls:
+ * the trampolines' preemption point calls into it.
+ */
+static notrace void enqueue_rt(struct task *t)
+{
+	struct task *pos;
+
+	list_for_each_entry(pos, &rt_runqueue, run_list)
+		if (pos->prio > t->prio)
+			break;
+	list_add_tail(&t->run_list, &pos->run_list);
+}
+
+/* Queue a runnable task; a normal one at the tail, inline. */
+static __always_inline void enqueue_runnable(struct task *t)
+{
+	if (likely(!rt_task(t)))
+		list_add_tail(&t->run_list, &runqueue);
+	else
+		enqueue_rt(t);
+}
+
+static notrace struct task *pick_from(struct list_head *queue,
+				      struct cpu *c)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &runqueue, run_list) {
+	list_for_each_entry(t, queue, run_list) {
 		if (t->cpus_allowed & (1UL << c->id)) {
 			list_del(&t->run_list);
 			return t;
 		}
 	}
-	return c->idle;
+	return NULL;
+}
+
+/* The first real-time task this CPU may run, else the first normal one. */
+static notrace struct task *pick_next(struct cpu *c)
+{
+	struct task *t;
+
+	if (unlikely(!list_empty(&rt_runqueue)) &&
+	    (t = pick_from(&rt_runqueue, c)))
+		return t;
+	t = pick_from(&runqueue, c);
+	return t ? t : c->idle;
 }
 
 /*
@@ -84,7 +133,7 @@ static notrace void __schedule(bool preempt)
 	rcu_note_context_switch(c);
 	c->need_resched = false;
 	if (prev->state == TASK_RUNNING && prev != c->idle)
-		list_add_tail(&prev->run_list, &runqueue);
+		enqueue_runnable(prev);
 	next = pick_next(c);
 	if (next == prev)
 		return;
@@ -152,7 +201,36 @@ void schedule_tail(void)
 	local_irq_enable();
 }
 
-/* Kick an idle CPU that may run t, or this CPU if it is the only one. */
+/* Make CPU i reschedule: at once here, by IPI elsewhere. */
+static void resched_cpu(int i)
+{
+	if (i == smp_processor_id())
+		cpus[i].need_resched = true;
+	else
+		smp_send_ipi(i, IPI_RESCHEDULE);
+}
+
+/*
+ * A real-time t that found no idle CPU preempts, of the CPUs it may
+ * run on, the one whose task is the worst of those worse than t
+ * (Linux's check_preempt_curr).
+ */
+static void check_preempt_curr(struct task *t)
+{
+	int i, worst = -1;
+
+	for_each_online_cpu(i) {
+		int prio = cpus[i].curr->prio;
+
+		if ((t->cpus_allowed & (1UL << i)) && prio > t->prio &&
+		    (worst < 0 || prio > cpus[worst].curr->prio))
+			worst = i;
+	}
+	if (worst >= 0)
+		resched_cpu(worst);
+}
+
+/* Kick an idle CPU that may run t, else let a real-time t preempt. */
 static void kick_cpu_for(struct task *t)
 {
 	int i;
@@ -161,13 +239,12 @@ static void kick_cpu_for(struct task *t)
 		if (!(t->cpus_allowed & (1UL << i)))
 			continue;
 		if (cpus[i].curr == cpus[i].idle) {
-			if (i == smp_processor_id())
-				cpus[i].need_resched = true;
-			else
-				smp_send_ipi(i, IPI_RESCHEDULE);
+			resched_cpu(i);
 			return;
 		}
 	}
+	if (unlikely(rt_task(t)))
+		check_preempt_curr(t);
 }
 
 /* A stopper thread goes first and preempts whatever its CPU runs. */
@@ -175,15 +252,23 @@ static void enqueue_locked(struct task *t)
 {
 	t->state = TASK_RUNNING;
 	if (t->stopper) {
-		list_add(&t->run_list, &runqueue);
-		if (t->cpu == smp_processor_id())
-			this_cpu()->need_resched = true;
-		else
-			smp_send_ipi(t->cpu, IPI_RESCHEDULE);
+		list_add(&t->run_list, &rt_runqueue);
+		resched_cpu(t->cpu);
 		return;
 	}
-	list_add_tail(&t->run_list, &runqueue);
+	enqueue_runnable(t);
 	kick_cpu_for(t);
+}
+
+/*
+ * After a wake-up, with the locks dropped: switch now if it asked this
+ * CPU to, as only a real-time task's does (Linux's preempt_enable after
+ * try_to_wake_up). Not from an interrupt handler, whose return does it.
+ */
+static void preempt_check_resched(void)
+{
+	if (this_cpu()->need_resched && !current->preempt_count)
+		preempt_schedule();
 }
 
 /* Linux's try_to_wake_up: sched_waking, then sched_wakeup once queued. */
@@ -202,6 +287,7 @@ void wake_up_task(struct task *t)
 		wake_up_locked(t);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
+	preempt_check_resched();
 }
 
 void wake_up(void *chan)
@@ -214,6 +300,7 @@ void wake_up(void *chan)
 			wake_up_locked(t);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
+	preempt_check_resched();
 }
 
 /*
@@ -266,7 +353,9 @@ void scheduler_tick(void)
 		if (READ_ONCE(tick_sleepers))
 			wake_up(&jiffies_count);
 	}
-	if (!list_empty(&runqueue))
+	/* Time slices for normal tasks; a FIFO task runs on. */
+	if (!rt_task(c->curr) &&
+	    (!list_empty(&runqueue) || !list_empty(&rt_runqueue)))
 		c->need_resched = true;
 }
 
@@ -316,6 +405,11 @@ struct task *kernel_clone(const struct kernel_clone_args *args)
 	t->fn = args->fn;
 	t->arg = args->arg;
 	t->pgrp = current->pgrp;
+	t->prio = current->prio;
+	t->static_prio = current->static_prio;
+	t->normal_prio = current->normal_prio;
+	t->rt_priority = current->rt_priority;
+	t->policy = current->policy;
 	t->ctx.ra = (unsigned long)ret_from_fork;
 	t->ctx.sp = (unsigned long)t->stack + THREAD_SIZE;
 	t->preempt_count = 1;	/* dropped by schedule_tail */
@@ -358,6 +452,50 @@ void kthread_start(struct task *t)
 		enqueue_locked(t);
 		trace_sched_wakeup_new(t);
 	}
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	preempt_check_resched();
+}
+
+/* Under rq_lock: a queued task moves to the queue of its new prio. */
+static void set_prio_locked(struct task *p, int prio)
+{
+	bool queued = p->state == TASK_RUNNING && cpus[p->cpu].curr != p;
+
+	if (queued)
+		list_del(&p->run_list);
+	p->prio = p->normal_prio = prio;
+	if (queued)
+		enqueue_runnable(p);
+}
+
+int sched_setscheduler(struct task *p, int policy, int rt_priority)
+{
+	unsigned long flags;
+
+	if ((policy == SCHED_FIFO && (rt_priority < 1 ||
+				       rt_priority >= MAX_RT_PRIO)) ||
+	    (policy == SCHED_NORMAL && rt_priority) ||
+	    (policy != SCHED_FIFO && policy != SCHED_NORMAL))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&rq_lock);
+	p->policy = policy;
+	p->rt_priority = rt_priority;
+	set_prio_locked(p, policy == SCHED_FIFO ?
+			   MAX_RT_PRIO - 1 - rt_priority : p->static_prio);
+	spin_unlock(&rq_lock);
+	local_irq_restore(flags);
+	return 0;
+}
+
+void set_user_nice(struct task *p, long nice)
+{
+	unsigned long flags = spin_lock_irqsave(&rq_lock);
+
+	nice = nice < MIN_NICE ? MIN_NICE : min(nice, (long)MAX_NICE);
+	p->static_prio = NICE_TO_PRIO(nice);
+	if (p->policy == SCHED_NORMAL)
+		set_prio_locked(p, p->static_prio);
 	spin_unlock(&rq_lock);
 	local_irq_restore(flags);
 }
@@ -472,6 +610,7 @@ void sched_init_cpu(void)
 	struct task *idle = c->idle;
 
 	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", c->id);
+	idle->prio = idle->static_prio = idle->normal_prio = DEFAULT_PRIO;
 	idle->cpus_allowed = 1UL << c->id;
 	idle->state = TASK_RUNNING;
 	idle->cpu = c->id;

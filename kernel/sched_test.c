@@ -1,8 +1,9 @@
 /*
  * sched_test.c: selftests of kernel threads and the scheduler: pinning
  * to each CPU, preemption of CPU-bound threads, msleep and exit codes,
- * and a mutex handed to the task asleep on it, and passed round tasks
- * on every CPU.
+ * a mutex handed to the task asleep on it, and passed round tasks
+ * on every CPU, real-time tasks before normal ones, and priorities set
+ * and inherited.
  */
 #include "kernel.h"
 #include "selftest.h"
@@ -277,6 +278,146 @@ static void mutex_contended_on_every_cpu(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, c.m.waiters, 0);
 }
 
+/* Each task notes its turn: who ran first. */
+struct run_order {
+	int next;
+	char order[2];
+};
+
+static void note_fifo(void *arg)
+{
+	struct run_order *o = arg;
+
+	o->order[o->next++] = 'F';
+}
+
+static void note_normal(void *arg)
+{
+	struct run_order *o = arg;
+
+	o->order[o->next++] = 'N';
+}
+
+/*
+ * A normal task and then a SCHED_FIFO one, woken on this CPU while it
+ * cannot switch: the FIFO task goes first, and it preempts this
+ * (normal) task the moment preemption is back (check_preempt_curr).
+ */
+static void fifo_task_runs_first(struct kunit *t)
+{
+	struct run_order o = { 0 };
+	struct task *n, *f;
+	bool fifo_ran_at_once;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	n = kthread_create_on_cpu(note_normal, &o, "st_normal", cpu);
+	f = kthread_create_on_cpu(note_fifo, &o, "st_fifo", cpu);
+	if (f)
+		KUNIT_EXPECT_EQ(t, sched_setscheduler(f, SCHED_FIFO, 10), 0);
+	if (n)
+		kthread_start(n);
+	if (f)
+		kthread_start(f);
+	preempt_enable();
+	fifo_ran_at_once = READ_ONCE(o.next) >= 1 && o.order[0] == 'F';
+	KUNIT_EXPECT_TRUE(t, n && f);
+	if (n)
+		kthread_wait(n);
+	if (f)
+		kthread_wait(f);
+	KUNIT_EXPECT_TRUE(t, fifo_ran_at_once);
+	KUNIT_EXPECT_EQ(t, o.next, 2);
+	KUNIT_EXPECT_EQ(t, o.order[0], 'F');
+	KUNIT_EXPECT_EQ(t, o.order[1], 'N');
+}
+
+/* A FIFO task spinning for a few ticks, and a normal one beside it. */
+struct fifo_spin {
+	bool normal_ran;
+	bool normal_ran_meanwhile;
+};
+
+#define FIFO_SPIN_MS	30		/* three ticks */
+
+static void fifo_spin(void *arg)
+{
+	struct fifo_spin *s = arg;
+	u64 end = ktime_get_ns() + FIFO_SPIN_MS * NSEC_PER_MSEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	s->normal_ran_meanwhile = READ_ONCE(s->normal_ran);
+}
+
+static void note_ran(void *arg)
+{
+	WRITE_ONCE(((struct fifo_spin *)arg)->normal_ran, true);
+}
+
+/* The tick gives normal tasks turns, never a FIFO task's CPU. */
+static void fifo_task_is_not_time_sliced(struct kunit *t)
+{
+	struct fifo_spin s = { 0 };
+	struct task *n, *f;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	n = kthread_create_on_cpu(note_ran, &s, "st_normal", cpu);
+	f = kthread_create_on_cpu(fifo_spin, &s, "st_fifo", cpu);
+	if (f)
+		sched_setscheduler(f, SCHED_FIFO, 10);
+	if (n)
+		kthread_start(n);
+	if (f)
+		kthread_start(f);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(t, n && f);
+	if (n)
+		kthread_wait(n);
+	if (f)
+		kthread_wait(f);
+	KUNIT_EXPECT_TRUE(t, s.normal_ran);
+	KUNIT_EXPECT_TRUE(t, !s.normal_ran_meanwhile);
+}
+
+/*
+ * Linux's numbers: prio 99 - rt_priority under SCHED_FIFO, 120 + nice
+ * (clamped) otherwise; bad policies and priorities refused; a child
+ * gets its parent's.
+ */
+static void priorities_set_and_inherited(struct kunit *t)
+{
+	struct task *me = current, *child;
+
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, SCHED_FIFO, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, SCHED_FIFO, 100), -EINVAL);
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, SCHED_NORMAL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, 2, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(t, me->prio, DEFAULT_PRIO);
+	set_user_nice(me, -100);
+	KUNIT_EXPECT_EQ(t, me->prio, 100);
+	KUNIT_EXPECT_EQ(t, task_nice(me), MIN_NICE);
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, SCHED_FIFO, 10), 0);
+	KUNIT_EXPECT_EQ(t, me->prio, 89);
+	KUNIT_EXPECT_TRUE(t, rt_task(me));
+	child = kthread_create(return_normally, NULL, "st_child");
+	KUNIT_EXPECT_TRUE(t, child != NULL);
+	KUNIT_EXPECT_EQ(t, sched_setscheduler(me, SCHED_NORMAL, 0), 0);
+	set_user_nice(me, 0);
+	KUNIT_EXPECT_EQ(t, me->prio, DEFAULT_PRIO);
+	if (!child)
+		return;
+	KUNIT_EXPECT_EQ(t, child->prio, 89);
+	KUNIT_EXPECT_EQ(t, child->policy, SCHED_FIFO);
+	KUNIT_EXPECT_EQ(t, child->rt_priority, 10);
+	KUNIT_EXPECT_EQ(t, task_nice(child), MIN_NICE);
+	kthread_start(child);
+	kthread_wait(child);
+}
+
 SELFTEST_SUITE(sched,
 	KUNIT_CASE(runs_on_every_cpu),
 	KUNIT_CASE(cpu_bound_threads_are_preempted),
@@ -284,4 +425,7 @@ SELFTEST_SUITE(sched,
 	KUNIT_CASE(wait_returns_exit_code),
 	KUNIT_CASE(wait_after_exit),
 	KUNIT_CASE(mutex_unlock_wakes_waiter),
-	KUNIT_CASE(mutex_contended_on_every_cpu));
+	KUNIT_CASE(mutex_contended_on_every_cpu),
+	KUNIT_CASE(fifo_task_runs_first),
+	KUNIT_CASE(fifo_task_is_not_time_sliced),
+	KUNIT_CASE(priorities_set_and_inherited));

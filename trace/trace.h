@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "list.h"
 #include "sched.h"
+#include "string.h"
 #include "ftrace.h"
 #include "ring_buffer.h"
 #include "tracing.h"
@@ -117,6 +118,29 @@ struct bprint_entry {
 	u32 fmt;
 	u32 buf[];
 };
+
+/*
+ * The wakeup tracers' wake-up and switch lines (Linux's
+ * ctx_switch_entry, as TRACE_WAKE and TRACE_CTX, laid out as Linux's
+ * past the common fields): the waker or the task switched out, the
+ * task woken or switched in, the woken task's CPU, their prios and
+ * states (an index in TASK_STATE_TO_CHAR_STR).
+ */
+struct ctx_switch_entry {
+	struct trace_entry ent;
+	u32 prev_pid;
+	u32 next_pid;
+	u32 next_cpu;
+	u8 prev_prio;
+	u8 prev_state;
+	u8 next_prio;
+	u8 next_state;
+};
+
+/* Linux's task_index_to_char: R, S, ... by __task_state_index. */
+#define TASK_STATE_TO_CHAR_STR	"RSDTtXZPI"
+#define TASK_STATE_INDEX_SLEEPING	1
+#define TASK_STATE_INDEX_ZOMBIE		6
 
 /* Event data is 4-byte aligned: GCC then accesses this as two words. */
 typedef u64 u64_a4 __aligned(4);
@@ -330,7 +354,21 @@ struct trace_max_data {
 	int cpu;
 	int pid;
 	char comm[TASK_COMM_LEN];
+	int nice;			/* the task's, for the header */
+	unsigned int policy;
+	unsigned int rt_priority;
 };
+
+/* The header's task: the one that ran the section, or was woken. */
+static inline void trace_max_data_task(struct trace_max_data *data,
+				       const struct task *t)
+{
+	memcpy(data->comm, t->comm, TASK_COMM_LEN);
+	data->pid = t->pid;
+	data->nice = task_nice(t);
+	data->policy = t->policy;
+	data->rt_priority = t->rt_priority;
+}
 
 /* What a per-CPU file of a trace array reads: the array and its CPU. */
 struct trace_cpu_ref {
@@ -494,12 +532,39 @@ struct trace_buffer *tracing_buffer_trylock(struct trace_array *tr);
 int register_snapshot_cmd(void);
 int update_max_tr_irqsoff(struct trace_array *tr,
 			  const struct trace_max_data *data);
+int update_max_tr_latency(struct trace_array *tr,
+			  const struct trace_max_data *data);
+
+/* trace_latency_graph.c: the latency tracers' display-graph */
+struct fgraph_ops;
+int register_latency_function(struct trace_array *tr,
+			      struct fgraph_ops *gops, bool graph);
+void unregister_latency_function(struct trace_array *tr,
+				 struct fgraph_ops *gops, bool graph);
+int latency_display_graph(struct trace_array *tr, struct fgraph_ops *gops,
+			  bool *graph, unsigned int mask, int set);
+int latency_trace_open(struct trace_iterator *iter);
+void latency_trace_close(struct trace_iterator *iter);
+enum print_line_t latency_print_line(struct trace_iterator *iter);
+void latency_print_header(struct trace_iterator *iter);
+
+/*
+ * Is delta (ns) a latency tracer's new maximum? With tracing_thresh
+ * set, every section that long is one (Linux's report_latency).
+ */
+static inline bool report_latency(struct trace_array *tr, unsigned long delta)
+{
+	if (tracing_thresh)
+		return delta >= tracing_thresh;
+	return delta > READ_ONCE(tr->max_latency);
+}
 int tracing_snapshot_command(struct trace_array *tr, unsigned long val,
 			     int cpu);
 
 /* trace_stacktrace.c */
 void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip);
 void trace_event_stack(struct trace_array *tr, u32 trace_ctx);
+void trace_event_caller(unsigned long *ip, unsigned long *parent_ip);
 void trace_stack_from(struct trace_array *tr, u32 trace_ctx, unsigned long ip,
 		      unsigned long from);
 
@@ -673,6 +738,7 @@ void ftrace_dump(bool all_cpus);
 void print_trace_line(struct trace_iterator *iter);
 bool trace_print_msg(struct trace_iterator *iter);
 void trace_raw_data(struct trace_iterator *iter);
+void trace_ctxwake_print(struct trace_iterator *iter);
 void trace_print_header(struct trace_iterator *iter);
 void trace_default_header(struct trace_iterator *iter);
 void print_trace_header(struct trace_iterator *iter);

@@ -19,6 +19,19 @@ static struct trace_event_field function_fields[] = {
 	{ 0 },
 };
 
+/* Linux's FTRACE_CTX_FIELDS, which wakeup shares (FTRACE_ENTRY_DUP). */
+static struct trace_event_field context_switch_fields[] = {
+	FIELD("unsigned int", "prev_pid", 8, 4, 0),
+	FIELD("unsigned int", "next_pid", 12, 4, 0),
+	FIELD("unsigned int", "next_cpu", 16, 4, 0),
+	FIELD("unsigned char", "prev_prio", 20, 1, 0),
+	FIELD("unsigned char", "prev_state", 21, 1, 0),
+	FIELD("unsigned char", "next_prio", 22, 1, 0),
+	FIELD("unsigned char", "next_state", 23, 1, 0),
+	{ 0 },
+};
+#define wakeup_fields	context_switch_fields
+
 static struct trace_event_field kernel_stack_fields[] = {
 	FIELD("int", "size", 8, 4, 1),
 	FIELD("unsigned long[16]", "caller", 16, 8 * FTRACE_STACK_ENTRIES, 0),
@@ -87,6 +100,13 @@ FTRACE_ENTRY(funcgraph_exit, TRACE_GRAPH_RET,
 	     "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
 	     "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
 	     "REC->depth");
+#define CTX_ARGS	", REC->prev_pid, REC->prev_prio, REC->prev_state, " \
+			"REC->next_pid, REC->next_prio, REC->next_state, " \
+			"REC->next_cpu"
+FTRACE_ENTRY(context_switch, TRACE_CTX,
+	     "\"%u:%u:%u  ==> %u:%u:%u [%03u]\"" CTX_ARGS);
+FTRACE_ENTRY(wakeup, TRACE_WAKE,
+	     "\"%u:%u:%u  ==+ %u:%u:%u [%03u]\"" CTX_ARGS);
 FTRACE_ENTRY(kernel_stack, TRACE_STACK,
 	     "\"" STACK_FMT4 STACK_FMT4 STACK_FMT4 STACK_FMT4 "\""
 	     STACK_ARGS4(0, 1, 2, 3) STACK_ARGS4(4, 5, 6, 7)

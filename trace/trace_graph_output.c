@@ -369,9 +369,9 @@ static void print_graph_return(struct trace_iterator *iter, u32 flags)
 }
 
 /*
- * trace_marker's or trace_printk's text or a trace event's line, as a
- * C comment in the call tree, as Linux shows them: between slash-star
- * and star-slash.
+ * trace_marker's or trace_printk's text, a trace event's line or a
+ * wakeup tracer's wake-up or switch, as a C comment in the call tree,
+ * as Linux shows them: between slash-star and star-slash.
  */
 static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 {
@@ -387,6 +387,9 @@ static void print_graph_comment(struct trace_iterator *iter, u32 flags)
 		trace_event_print(s, iter->ent);
 	else if (entry_type(iter->ent) == TRACE_RAW_DATA)
 		trace_raw_data(iter);
+	else if (entry_type(iter->ent) == TRACE_CTX ||
+		 entry_type(iter->ent) == TRACE_WAKE)
+		trace_ctxwake_print(iter);
 	else
 		trace_print_msg(iter);
 	if (!s->overflow && s->len && s->buf[s->len - 1] == '\n')
@@ -413,6 +416,8 @@ enum print_line_t print_graph_function_flags(struct trace_iterator *iter,
 	case TRACE_BPRINT:
 	case TRACE_RAW_DATA:
 	case TRACE_RAW_EVENT:
+	case TRACE_CTX:
+	case TRACE_WAKE:
 		print_graph_comment(iter, flags);
 		return TRACE_TYPE_HANDLED;
 	default:

@@ -17,7 +17,8 @@
  * call tree in its latency form; the section's start and end become
  * calls of no duration (trace_graph_function) and its stack stays a
  * stack event. Setting the option while the tracer runs swaps one
- * registration for the other (irqsoff_flag_changed).
+ * registration for the other (irqsoff_flag_changed); the pieces the
+ * wakeup tracers share are in trace_latency_graph.c.
  *
  * Any trace array may run one of them (Linux's allow_instances), with
  * its own tracing_max_latency and max_buffer; but one array at a time,
@@ -54,11 +55,6 @@ static bool irqsoff_busy;		/* under trace_types_lock */
 static bool save_lat_flag;
 static bool irqsoff_graph;		/* graph ops registered, not tr->ops */
 
-/* The call tree's columns (Linux's GRAPH_TRACER_FLAGS). */
-#define GRAPH_TRACER_FLAGS	(TRACE_GRAPH_PRINT_CPU | \
-				 TRACE_GRAPH_PRINT_PROC | \
-				 TRACE_GRAPH_PRINT_DURATION)
-
 static u64 irqsoff_clock(struct trace_array *tr)
 {
 	return trace_clock_func(tr->clock_id)();
@@ -82,17 +78,6 @@ static void irqsoff_function(struct trace_array *tr, unsigned long ip,
 		trace_graph_function(tr, ip, ctx);
 	else
 		ring_buffer_write3(tr->buffer, ctx | TRACE_FN, ip, parent_ip);
-}
-
-/*
- * Is delta a new maximum? With tracing_thresh set, every section that
- * long is one (Linux's report_latency).
- */
-static bool report_latency(struct trace_array *tr, unsigned long delta)
-{
-	if (tracing_thresh)
-		return delta >= tracing_thresh;
-	return delta > READ_ONCE(tr->max_latency);
 }
 
 /*
@@ -126,7 +111,6 @@ static void check_critical_timing(struct trace_array *tr,
 		.critical_start = d->critical_start,
 		.critical_end = ip,
 		.cpu = smp_processor_id(),
-		.pid = current->pid,
 	};
 	unsigned long flags;
 
@@ -136,7 +120,7 @@ static void check_critical_timing(struct trace_array *tr,
 	if (report_latency(tr, delta)) {
 		irqsoff_function(tr, hook, ip, ctx);
 		trace_stack_from(tr, ctx, ip, ip);
-		memcpy(data.comm, current->comm, TASK_COMM_LEN);
+		trace_max_data_task(&data, current);
 		if (!update_max_tr_irqsoff(tr, &data))
 			WRITE_ONCE(tr->max_latency, delta);
 	}
@@ -264,88 +248,14 @@ static struct fgraph_ops irqsoff_graph_ops = {
 };
 
 /*
- * Register the graph ops or the function ops (Linux's
- * register_irqsoff_function). The graph's clock is the array's, and
- * follows its trace_clock, so the durations are in the units of its
- * timestamps.
- */
-static int register_irqsoff_function(struct trace_array *tr, bool graph)
-{
-	int ret;
-
-	if (!graph)
-		return register_ftrace_function(&tr->ops);
-	irqsoff_graph_ops.func_hash = &tr->ops.local_hash;
-	tracing_graph_clock_follow(tr);
-	ret = register_ftrace_graph(&irqsoff_graph_ops);
-	if (ret)
-		tracing_graph_clock_follow(&global_trace);
-	return ret;
-}
-
-static void unregister_irqsoff_function(struct trace_array *tr, bool graph)
-{
-	if (!graph) {
-		unregister_ftrace_function(&tr->ops);
-		return;
-	}
-	unregister_ftrace_graph(&irqsoff_graph_ops);
-	tracing_graph_clock_follow(&global_trace);
-}
-
-/*
  * Under trace_types_lock: display-graph set or cleared while the
- * tracer runs (Linux's irqsoff_display_graph). The other way is
- * registered first; if it cannot be (another graph user: EBUSY), the
- * option stays as it was.
+ * tracer runs (Linux's irqsoff_display_graph).
  */
 static int irqsoff_flag_changed(struct trace_array *tr, unsigned int mask,
 				int set)
 {
-	int ret;
-
-	if (mask != TRACE_ITER_DISPLAY_GRAPH || set == irqsoff_graph)
-		return 0;
-	unregister_irqsoff_function(tr, irqsoff_graph);
-	ret = register_irqsoff_function(tr, set);
-	if (ret) {
-		register_irqsoff_function(tr, irqsoff_graph);
-		return ret;
-	}
-	WRITE_ONCE(irqsoff_graph, set);
-	return 0;
-}
-
-static bool is_graph(struct trace_iterator *iter)
-{
-	return iter->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
-}
-
-/* The graph printer keeps per-CPU state for each open trace file. */
-static int irqsoff_trace_open(struct trace_iterator *iter)
-{
-	return is_graph(iter) ? graph_trace_open(iter) : 0;
-}
-
-static void irqsoff_trace_close(struct trace_iterator *iter)
-{
-	if (is_graph(iter))
-		graph_trace_close(iter);
-}
-
-static enum print_line_t irqsoff_print_line(struct trace_iterator *iter)
-{
-	if (is_graph(iter))
-		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
-	return TRACE_TYPE_UNHANDLED;
-}
-
-static void irqsoff_print_header(struct trace_iterator *iter)
-{
-	if (is_graph(iter))
-		print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
-	else
-		trace_default_header(iter);
+	return latency_display_graph(tr, &irqsoff_graph_ops, &irqsoff_graph,
+				     mask, set);
 }
 
 /* Under trace_types_lock. */
@@ -369,7 +279,7 @@ static int irqsoff_tracer_init(struct trace_array *tr, int type)
 	tr->ops.name = "irqsoff";
 	function_trace_update_fast_path(tr);
 	irqsoff_graph = tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
-	ret = register_irqsoff_function(tr, irqsoff_graph);
+	ret = register_latency_function(tr, &irqsoff_graph_ops, irqsoff_graph);
 	if (ret) {
 		if (!save_lat_flag)
 			tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
@@ -398,7 +308,7 @@ static void irqsoff_tracer_reset(struct trace_array *tr)
 		static_key_slow_dec(&trace_irqflags_key);
 	if (trace_type & TRACER_PREEMPT_OFF)
 		static_key_slow_dec(&trace_preempt_key);
-	unregister_irqsoff_function(tr, irqsoff_graph);
+	unregister_latency_function(tr, &irqsoff_graph_ops, irqsoff_graph);
 	if (!save_lat_flag)
 		tr->trace_flags &= ~TRACE_ITER_LATENCY_FMT;
 	tracing_free_snapshot(tr);
@@ -424,10 +334,10 @@ static struct tracer irqsoff_tracer = {
 	.name = "irqsoff",
 	.init = irqsoff_init,
 	.reset = irqsoff_tracer_reset,
-	.open = irqsoff_trace_open,
-	.close = irqsoff_trace_close,
-	.print_header = irqsoff_print_header,
-	.print_line = irqsoff_print_line,
+	.open = latency_trace_open,
+	.close = latency_trace_close,
+	.print_header = latency_print_header,
+	.print_line = latency_print_line,
 	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
@@ -439,10 +349,10 @@ static struct tracer preemptoff_tracer = {
 	.name = "preemptoff",
 	.init = preemptoff_init,
 	.reset = irqsoff_tracer_reset,
-	.open = irqsoff_trace_open,
-	.close = irqsoff_trace_close,
-	.print_header = irqsoff_print_header,
-	.print_line = irqsoff_print_line,
+	.open = latency_trace_open,
+	.close = latency_trace_close,
+	.print_header = latency_print_header,
+	.print_line = latency_print_line,
 	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,
@@ -454,10 +364,10 @@ static struct tracer preemptirqsoff_tracer = {
 	.name = "preemptirqsoff",
 	.init = preemptirqsoff_init,
 	.reset = irqsoff_tracer_reset,
-	.open = irqsoff_trace_open,
-	.close = irqsoff_trace_close,
-	.print_header = irqsoff_print_header,
-	.print_line = irqsoff_print_line,
+	.open = latency_trace_open,
+	.close = latency_trace_close,
+	.print_header = latency_print_header,
+	.print_line = latency_print_line,
 	.flag_changed = irqsoff_flag_changed,
 	.use_max_tr = true,
 	.print_max = true,

@@ -253,11 +253,35 @@ void trace_raw_data(struct trace_iterator *iter)
 	seq_puts(&iter->seq, "\n");
 }
 
+/*
+ * The wakeup tracers' lines (Linux's trace_ctxwake_print): waker or
+ * task switched out, `  +` for a wake-up or `==>` for a switch, the
+ * woken task's CPU, the task woken or switched in, each as
+ * PID:PRIO:STATE.
+ */
+void trace_ctxwake_print(struct trace_iterator *iter)
+{
+	struct ctx_switch_entry *field = (struct ctx_switch_entry *)iter->ent;
+	const char *delim = entry_type(iter->ent) == TRACE_CTX ? "==>" : "  +";
+	char comm[TASK_COMM_LEN];
+
+	trace_find_cmdline(field->next_pid, comm);
+	seq_printf(&iter->seq, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n",
+		   field->prev_pid, field->prev_prio,
+		   TASK_STATE_TO_CHAR_STR[field->prev_state], delim,
+		   field->next_cpu, field->next_pid, field->next_prio,
+		   TASK_STATE_TO_CHAR_STR[field->next_state], comm);
+}
+
 static void print_event(struct trace_iterator *iter)
 {
 	switch (entry_type(iter->ent)) {
 	case TRACE_FN:
 		trace_fn_trace(iter);
+		break;
+	case TRACE_CTX:
+	case TRACE_WAKE:
+		trace_ctxwake_print(iter);
 		break;
 	case TRACE_STACK:
 		trace_stack_print(iter);
@@ -366,6 +390,21 @@ static void trace_func_repeats_raw(struct trace_iterator *iter)
 }
 
 /*
+ * Linux's trace_ctxwake_raw: the fields as numbers, the states as
+ * letters, a wake-up's first one `+`.
+ */
+static void trace_ctxwake_raw(struct trace_iterator *iter)
+{
+	struct ctx_switch_entry *field = (struct ctx_switch_entry *)iter->ent;
+
+	seq_printf(&iter->seq, "%d %d %c %d %d %d %c\n", field->prev_pid,
+		   field->prev_prio, entry_type(iter->ent) == TRACE_WAKE ? '+' :
+		   TASK_STATE_TO_CHAR_STR[field->prev_state], field->next_cpu,
+		   field->next_pid, field->next_prio,
+		   TASK_STATE_TO_CHAR_STR[field->next_state]);
+}
+
+/*
  * Option raw (Linux's print_raw_fmt): pid, CPU and time stamp as
  * numbers, then the event's fields (a stack trace prints as usual).
  */
@@ -390,6 +429,9 @@ static bool print_raw_fmt(struct trace_iterator *iter)
 		trace_bprint_raw(iter);
 	else if (entry_type(iter->ent) == TRACE_RAW_DATA)
 		trace_raw_data(iter);
+	else if (entry_type(iter->ent) == TRACE_CTX ||
+		 entry_type(iter->ent) == TRACE_WAKE)
+		trace_ctxwake_raw(iter);
 	else
 		seq_printf(s, "%u ?\n", entry_type(iter->ent));
 	return true;
@@ -520,11 +562,13 @@ void print_trace_header(struct trace_iterator *iter)
 		   "# latency: %lu us, #%lu/%lu, CPU#%d | (M:preempt VP:0, KP:0,"
 		   " SP:0 HP:0 #P:%d)\n"
 		   "#    -----------------\n"
-		   "#    | task: %.16s-%d (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		   "#    | task: %.16s-%d (uid:0 nice:%d policy:%u rt_prio:%u)\n"
 		   "#    -----------------\n", iter->trace->name,
 		   max ? data->latency / 1000 : 0, entries, total,
 		   max ? data->cpu : iter->cpu_file < 0 ? 0 : iter->cpu_file,
-		   trace_nr_cpus(), max ? data->comm : "", max ? data->pid : 0);
+		   trace_nr_cpus(), max ? data->comm : "", max ? data->pid : 0,
+		   max ? data->nice : 0, max ? data->policy : 0,
+		   max ? data->rt_priority : 0);
 	if (max && data->critical_start) {
 		seq_puts(s, "#  => started at: ");
 		seq_print_ip_sym(s, data->critical_start, iter->trace_flags);

@@ -219,6 +219,14 @@ static u32 raw_entry(struct trace_array *tr, const struct trace_entry *e,
 	case TRACE_STACK:
 		len = raw_stack(out, (const void *)e);
 		break;
+	case TRACE_CTX:		/* Linux's layout past the common fields */
+	case TRACE_WAKE:
+		len = sizeof(struct raw_common) +
+		      sizeof(struct ctx_switch_entry) -
+		      sizeof(struct trace_entry);
+		memcpy((u8 *)out + sizeof(struct raw_common), e + 1,
+		       len - sizeof(struct raw_common));
+		break;
 	case TRACE_RAW_EVENT:	/* Linux's layout past the common fields */
 		len = min(size, (u32)TRACE_EVENT_MAX_SIZE);
 		memcpy(out, e, len);

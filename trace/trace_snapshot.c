@@ -137,12 +137,14 @@ static void set_cpu_writers(struct trace_array *tr)
 
 /*
  * Take the snapshot from any context (Linux's update_max_tr): the live
- * buffer becomes the snapshot and the spare one live. -ENODEV without
+ * buffer becomes the snapshot and the spare one live; data, if given,
+ * is what a latency tracer's header will say of it. -ENODEV without
  * a spare buffer; -EAGAIN while a reader holds a buffer or another
  * swap runs, for a few instructions; -EBUSY while tracing is stopped
  * or an iterator is open (see the top of the file).
  */
-int update_max_tr(struct trace_array *tr)
+static int __update_max_tr(struct trace_array *tr,
+			   const struct trace_max_data *data)
 {
 	unsigned long flags = raw_local_irq_save();
 	struct trace_buffer *live, *max;
@@ -165,12 +167,31 @@ int update_max_tr(struct trace_array *tr)
 		WRITE_ONCE(tr->buffer, max);
 		WRITE_ONCE(tr->max_buffer, live);
 		set_cpu_writers(tr);
-		tr->max_data.time_start = tr->time_start;
+		if (data)
+			tr->max_data = *data;
+		else
+			tr->max_data.time_start = tr->time_start;
 		ring_buffer_swap_end(live, max);
 	}
 	spin_unlock(&tr->max_lock);
 	raw_local_irq_restore(flags);
 	return ret;
+}
+
+int update_max_tr(struct trace_array *tr)
+{
+	return __update_max_tr(tr, NULL);
+}
+
+/*
+ * The wakeup tracers' new maximum (Linux's update_max_tr, as
+ * probe_wakeup_sched_switch calls it): the whole buffer swaps, since
+ * the wake-up and the switch may be on two CPUs' pages.
+ */
+int update_max_tr_latency(struct trace_array *tr,
+			  const struct trace_max_data *data)
+{
+	return __update_max_tr(tr, data);
 }
 
 /* A line in the trace, where Linux's internal_trace_puts writes it. */

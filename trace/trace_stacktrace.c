@@ -82,6 +82,20 @@ void __trace_stack(struct trace_array *tr, u32 trace_ctx, unsigned long ip)
 }
 
 /*
+ * The function that hit the tracepoint whose probe calls this, and its
+ * caller (Linux's CALLER_ADDR1 and CALLER_ADDR2 in a probe): addresses
+ * inside them, 0 where the stack ends.
+ */
+void trace_event_caller(unsigned long *ip, unsigned long *parent_ip)
+{
+	u32 callers[FTRACE_STACK_ENTRIES];
+	unsigned int n = save_stack(0, 0, callers);
+
+	*ip = n > 0 ? callers[0] : 0;
+	*parent_ip = n > 1 ? callers[1] : 0;
+}
+
+/*
  * An event's stack, from the function whose tracepoint fired up (Linux's
  * ftrace_trace_stack from trace_event_buffer_commit, and the stacktrace
  * trigger): called below the event's probe.

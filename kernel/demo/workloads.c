@@ -1,6 +1,6 @@
 /*
  * workloads.c: what `run` starts: fib, deep, sort, crc32, pingpong,
- * irqsoff_demo, and klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
+ * irqsoff_demo, wakeup_demo, and klpdemo from kernel/demo/klp_demo.c. Each is traced like any kernel
  * code and each step is a real function (noinline, and noclone so that
  * GCC's .isra/.constprop copies do not rename it), so the tracer sees
  * every call. Long loops poll current->sigpending, so Ctrl-C stops
@@ -414,6 +414,32 @@ static int irqsoff_demo_main(struct shell_out *out, int argc, char **argv)
 	return 0;
 }
 
+#define WAKEUP_DEFAULT	20		/* sleeps */
+#define WAKEUP_MAX	10000
+
+/*
+ * Sleep a tick and wake, ROUNDS times, with a little work between: each
+ * wake-up is one the wakeup tracers time, from the tick that wakes the
+ * task to the switch that runs it (tests/console/test_wakeup.py; run it
+ * under `nice -n -5` or `chrt -f 10`).
+ */
+static int wakeup_demo_main(struct shell_out *out, int argc, char **argv)
+{
+	unsigned long rounds, i;
+	int err;
+
+	err = workload_count_arg(argc, argv, WAKEUP_DEFAULT, 1, WAKEUP_MAX,
+				 &rounds);
+	if (err)
+		return err;
+	for (i = 0; i < rounds && !interrupted(); i++) {
+		fib(5);
+		msleep(1);
+	}
+	sh_printf(out, "slept and woke %lu times\n", i);
+	return interrupted() ? -EINTR : 0;
+}
+
 WORKLOAD("fib", "[N]: naive recursive Fibonacci (N: 0 to 30, default 10)",
 	 fib_main);
 WORKLOAD("deep",
@@ -434,3 +460,6 @@ WORKLOAD("klpdemo",
 WORKLOAD("irqsoff_demo",
 	 "[US]: interrupts off for US microseconds (up to 100000, default 2000)",
 	 irqsoff_demo_main);
+WORKLOAD("wakeup_demo",
+	 "[ROUNDS]: sleep a tick and wake ROUNDS times (up to 10000, default 20)",
+	 wakeup_demo_main);

@@ -20,6 +20,8 @@
 /* What one task's files show, copied under the scheduler's lock. */
 struct proc_task {
 	int pid, ppid, pgrp, cpu, exit_code;
+	int prio, nice;
+	unsigned int rt_priority, policy;
 	enum task_state state;
 	char comm[TASK_COMM_LEN];
 	u64 sum_ticks;
@@ -39,6 +41,10 @@ static int copy_task(struct task *t, void *data)
 	pt->pgrp = t->pgrp;
 	pt->cpu = t->cpu;
 	pt->exit_code = t->exit_code;
+	pt->prio = t->prio;
+	pt->nice = task_nice(t);
+	pt->rt_priority = t->rt_priority;
+	pt->policy = t->policy;
 	pt->state = t->state;
 	memcpy(pt->comm, t->comm, sizeof(pt->comm));
 	pt->sum_ticks = t->sum_ticks;
@@ -93,9 +99,10 @@ static char task_state_char(enum task_state state)
  * Linux's 52 fields of fs/proc/array.c:do_task_stat, in its order. Each
  * task is a kernel thread (flags PF_KTHREAD, no mm, no tty: tpgid -1,
  * rsslim RLIM_INFINITY, exit_signal SIGCHLD); utime is the ticks it
- * ran, at HZ 100 = USER_HZ; wchan is 1 while it sleeps; what this
- * kernel has no counterpart for (faults, times of children, nice,
- * start time, memory, signals) is 0.
+ * ran, at HZ 100 = USER_HZ; priority is prio - 100 (Linux's task_prio),
+ * then nice, rt_priority and policy; wchan is 1 while it sleeps; what
+ * this kernel has no counterpart for (faults, times of children, start
+ * time, memory, signals) is 0.
  */
 static void stat_show(struct seq_buf *s, const struct proc_task *pt)
 {
@@ -103,12 +110,14 @@ static void stat_show(struct seq_buf *s, const struct proc_task *pt)
 
 	seq_printf(s, "%d (%s) %c %d %d 0 0 -1 %u", pt->pid, pt->comm,
 		   task_state_char(pt->state), pt->ppid, pt->pgrp, 0x00200000U);
-	seq_printf(s, " 0 0 0 0 %llu 0 0 0 20 0 1 0 0 0 0 %llu",
-		   (unsigned long long)pt->sum_ticks, ~0ULL);
+	seq_printf(s, " 0 0 0 0 %llu 0 0 0 %d %d 1 0 0 0 0 %llu",
+		   (unsigned long long)pt->sum_ticks, pt->prio - MAX_RT_PRIO,
+		   pt->nice, ~0ULL);
 	for (i = 0; i < 9; i++)		/* startcode .. sigcatch */
 		seq_puts(s, " 0");
-	seq_printf(s, " %d 0 0 17 %d", pt->state == TASK_SLEEPING, pt->cpu);
-	for (i = 0; i < 12; i++)	/* rt_priority .. env_end */
+	seq_printf(s, " %d 0 0 17 %d %u %u", pt->state == TASK_SLEEPING,
+		   pt->cpu, pt->rt_priority, pt->policy);
+	for (i = 0; i < 10; i++)	/* delayacct_blkio_ticks .. env_end */
 		seq_puts(s, " 0");
 	seq_printf(s, " %d\n", pt->state == TASK_DEAD ? pt->exit_code : 0);
 }

@@ -28,7 +28,24 @@ COMMON = ('\tfield:unsigned short common_type;\toffset:0;\tsize:2;'
           '\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n')
 
 # Linux 6.1's events/ftrace formats (q-a), from the event's fields on.
+CTX_FIELDS = (
+    '\tfield:unsigned int prev_pid;\toffset:8;\tsize:4;\tsigned:0;\n'
+    '\tfield:unsigned int next_pid;\toffset:12;\tsize:4;\tsigned:0;\n'
+    '\tfield:unsigned int next_cpu;\toffset:16;\tsize:4;\tsigned:0;\n'
+    '\tfield:unsigned char prev_prio;\toffset:20;\tsize:1;\tsigned:0;\n'
+    '\tfield:unsigned char prev_state;\toffset:21;\tsize:1;\tsigned:0;\n'
+    '\tfield:unsigned char next_prio;\toffset:22;\tsize:1;\tsigned:0;\n'
+    '\tfield:unsigned char next_state;\toffset:23;\tsize:1;\tsigned:0;\n')
+CTX_ARGS = (', REC->prev_pid, REC->prev_prio, REC->prev_state, '
+            'REC->next_pid, REC->next_prio, REC->next_state, REC->next_cpu\n')
+
 FTRACE_FORMATS = {
+    'context_switch': (
+        2, CTX_FIELDS + '\nprint fmt: "%u:%u:%u  ==> %u:%u:%u [%03u]"'
+        + CTX_ARGS),
+    'wakeup': (
+        3, CTX_FIELDS + '\nprint fmt: "%u:%u:%u  ==+ %u:%u:%u [%03u]"'
+        + CTX_ARGS),
     'function': (
         1, '\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
         '\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n'
@@ -194,8 +211,9 @@ def test_ftrace_formats(k):
     """The tracers' own records: a format and an id, no enable (as Linux,
     which has no id without PERF_EVENTS); Linux's entries byte for byte,
     as trace_pipe_raw converts rvftrace's compact records into them."""
-    k.check(k.run(f'ls {T}/events/ftrace'), 'bprint\nfuncgraph_entry\n'
-            'funcgraph_exit\nfunction\nkernel_stack\nprint\nraw_data\n')
+    k.check(k.run(f'ls {T}/events/ftrace'), 'bprint\ncontext_switch\n'
+            'funcgraph_entry\nfuncgraph_exit\nfunction\nkernel_stack\n'
+            'print\nraw_data\nwakeup\n')
     k.check(k.run(f'ls {T}/events/ftrace/function'), 'format\nid\n')
     for name, (ident, fields) in FTRACE_FORMATS.items():
         k.check(cat(k, f'events/ftrace/{name}/format'),

@@ -66,9 +66,10 @@ def test_mkdir_errnos_and_ls(k):
     k.check(k.run(f'ls {T}/{I}/foo'), ''.join(n + '\n' for n in want))
     k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
     # 6.1's (q-d-instances) lists wakeup_dl wakeup_rt wakeup irqsoff
-    # function nop: it has no preempt tracers, this kernel no wakeup ones
+    # function nop: it has no preempt tracers, this kernel no wakeup_dl
     k.check(cat(k, f'{I}/foo/available_tracers'),
-            'preemptirqsoff preemptoff irqsoff function nop\n')
+            'wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function '
+            'nop\n')
     k.check(write(k, f'{I}/foo/current_tracer', 'function_graph'), EINVAL)
     k.check(cat(k, f'{I}/foo/current_tracer'), 'nop\n')
     k.check(k.run(f'ls {T}/{I}/foo/per_cpu/cpu1'),

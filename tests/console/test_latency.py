@@ -70,8 +70,8 @@ def demo_trace(k, tracer):
 def test_tracers_in_linux_order(k):
     """Done when: the three are listed where Linux 6.1 lists them."""
     k.check(cat(k, 'available_tracers'),
-            'function_graph preemptirqsoff preemptoff irqsoff function '
-            'nop\n')
+            'function_graph wakeup_rt wakeup preemptirqsoff preemptoff '
+            'irqsoff function nop\n')
 
 
 def check_demo(k, tracer):

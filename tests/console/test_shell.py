@@ -475,7 +475,7 @@ def test_tab_completes_a_path(k):
 def test_tab_lists_candidates(k):
     k.type('c\t')
     out = k.read_until_prompt()
-    assert 'cat  cd  chmod  command  continue  cp  cpus  cut\n' in out, out
+    assert 'cat  cd  chmod  chrt  command  continue  cp  cpus  cut\n' in out, out
     time.sleep(0.2)
     assert k.output.endswith('rvftrace:/# c'), k.tail()
     k.check(k.run('d /tmp'), '')

@@ -8,9 +8,9 @@ from tracing import T, EINVAL, reset, cat, write, trace_lines
 # Linux 6.1's clocks (a2-trace_clock-counter), then this kernel's own.
 CLOCKS = '[local] global counter uptime perf mono mono_raw boot tai instret\n'
 STAMP = re.compile(r'\] \.{5} +(\d+(?:\.\d{6})?): fib <-')
-# Linux 6.1's available_tracers, in its order, less wakeup*.
-TRACERS = ('function_graph preemptirqsoff preemptoff irqsoff function '
-           'nop\n')
+# Linux 6.1's available_tracers, in its order, less wakeup_dl.
+TRACERS = ('function_graph wakeup_rt wakeup preemptirqsoff preemptoff '
+           'irqsoff function nop\n')
 
 
 def header(ncpu, tracer='nop', entries='0/0'):

@@ -49,7 +49,7 @@ DECLARE_EVENT_CLASS(sched_wakeup_template,
 	TP_fast_assign(
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 		__entry->pid = p->pid;
-		__entry->prio = 120;
+		__entry->prio = p->prio;
 		__entry->target_cpu = p->cpu;
 	),
 	TP_printk("comm=%s pid=%d prio=%d target_cpu=%03d",
@@ -87,11 +87,11 @@ TRACE_EVENT(sched_switch,
 	TP_fast_assign(
 		memcpy(__entry->prev_comm, prev->comm, TASK_COMM_LEN);
 		__entry->prev_pid = prev->pid;
-		__entry->prev_prio = 120;
+		__entry->prev_prio = prev->prio;
 		__entry->prev_state = __trace_sched_switch_state(preempt, prev);
 		memcpy(__entry->next_comm, next->comm, TASK_COMM_LEN);
 		__entry->next_pid = next->pid;
-		__entry->next_prio = 120;
+		__entry->next_prio = next->prio;
 	),
 	TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		__entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
@@ -119,7 +119,7 @@ TRACE_EVENT(sched_migrate_task,
 	TP_fast_assign(
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 		__entry->pid = p->pid;
-		__entry->prio = 120;
+		__entry->prio = p->prio;
 		__entry->orig_cpu = p->cpu;
 		__entry->dest_cpu = dest_cpu;
 	),
@@ -139,7 +139,7 @@ DECLARE_EVENT_CLASS(sched_process_template,
 	TP_fast_assign(
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 		__entry->pid = p->pid;
-		__entry->prio = 120;
+		__entry->prio = p->prio;
 	),
 	TP_printk("comm=%s pid=%d prio=%d",
 		  __entry->comm, __entry->pid, __entry->prio)
