@@ -406,6 +406,7 @@ top_level(const struct ftrace_filter_file *template)
 	ff.ops = &global_trace.ops;
 	ff.mods = template->is_notrace ? &global_trace.mod_notrace :
 					 &global_trace.mod_trace;
+	ff.tr = &global_trace;
 	return &ff;
 }
 

@@ -10,6 +10,7 @@
  * its bytes) asks it; the others check only that evaluation is sound
  * under the sanitizers.
  */
+#include <signal.h>
 #include "fuzz.h"
 #include "../../lib/string.c"
 #include "../../kernel/shell/sh_arith.c"
@@ -33,21 +34,31 @@ static int set(void *ctx, const char *name, long v)
 	return -EINVAL;		/* no token assigns */
 }
 
-/* The host shell's answer: 0 and *v, or -1 when it says it failed. */
+/*
+ * The host shell's answer: 0 and *v, or -1 when it says it failed.
+ * libFuzzer's -timeout ticks SIGALRM without SA_RESTART: one that came
+ * while fgets waited for sh would end the read (EINTR) and look like
+ * sh's failure, so the tick waits until sh has answered.
+ */
 static int reference(const char *expr, long *v)
 {
 	char cmd[512], out[64];
+	sigset_t alarm, saved;
 	FILE *p;
 	int status;
 
 	snprintf(cmd, sizeof(cmd), "sh -c 'x=5; echo $((%s))' 2>/dev/null",
 		 expr);
+	sigemptyset(&alarm);
+	sigaddset(&alarm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alarm, &saved);
 	p = popen(cmd, "r");
 	FUZZ_CHECK(p);
 	out[0] = 0;
 	if (!fgets(out, sizeof(out), p))
 		out[0] = 0;
 	status = pclose(p);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	if (status || !out[0])
 		return -1;
 	*v = strtol(out, NULL, 10);
