@@ -45,11 +45,18 @@ def test_pipeline_longer_than_the_pipe_buffer(k):
 
 
 def test_pipeline_tasks_show_in_ps(k):
-    # while a job runs, its stages are tasks of their own
+    # while a job runs, its stages are tasks of their own; the job's
+    # shell starts them after the prompt is back, and a stage may not
+    # have run yet (R) when ps looks: ps again until both are there
     k.run('sleep 3 | cat &')
-    ps = k.run('ps')
-    assert re.search(r'\d+ +\d+ +S +sleep\n', ps), ps
-    assert re.search(r'\d+ +\d+ +S +cat\n', ps), ps
+    for _ in range(20):
+        ps = k.run('ps')
+        if all(re.search(rf'\d+ +\d+ +[RS] +{name}\n', ps)
+               for name in ('sleep', 'cat')):
+            break
+        k.run('sleep 0.05')
+    assert re.search(r'\d+ +\d+ +[RS] +sleep\n', ps), ps
+    assert re.search(r'\d+ +\d+ +[RS] +cat\n', ps), ps
     k.check(k.run('wait; echo done', timeout=15), 'done\n')
 
 
