@@ -10,6 +10,7 @@ import re
 
 import harness
 from tracing import T, reset, cat, write
+from test_latency import COLUMNS, GRAPH_COLUMNS
 
 SMP = (1, 2)
 QEMU_ARGS = harness.ICOUNT
@@ -32,15 +33,6 @@ HEADER = re.compile(
     r'rt_prio:(?P<rt_prio>\d+)\)\n'
     r'#    -----------------\n'
     r'#\n')
-COLUMNS = ('#                    _------=> CPU#            \n'
-           '#                   / _-----=> irqs-off/BH-disabled\n'
-           '#                  | / _----=> need-resched    \n'
-           '#                  || / _---=> hardirq/softirq \n'
-           '#                  ||| / _--=> preempt-depth   \n'
-           '#                  |||| / _-=> migrate-disable \n'
-           '#                  ||||| /     delay           \n'
-           '#  cmd     pid     |||||| time  |   caller     \n'
-           '#     \\   /        ||||||  \\    |    /       \n')
 CONTEXT = r'^ *\S+-\d+ +\d[d.][n.][h.][0-9.]\. +(?P<us>\d+)us[ +!#*@$]: '
 # Linux's trace_ctxwake_print: PID:PRIO:STATE, delim, [CPU], PID:PRIO:STATE COMM
 WAKE = re.compile(CONTEXT + r' +\d+:(?P<prev_prio> *\d+):[RSZ]   \+ '
@@ -235,14 +227,6 @@ def test_nice_and_chrt(k):
     k.check(k.run('nice'), '0\n')
 
 
-GRAPH_COLUMNS = (
-    '#                       _-----=> irqs-off        \n'
-    '#                      / _----=> need-resched    \n'
-    '#                     | / _---=> hardirq/softirq \n'
-    '#                     || / _--=> preempt-depth   \n'
-    '#                     ||| /                      \n'
-    '# CPU  TASK/PID       ||||     DURATION                  FUNCTION CALLS\n'
-    '# |     |    |        ||||      |   |                     |   |   |   |\n')
 # Linux's print_graph_comment of a wake-up or switch line
 GRAPH_COMMENT = re.compile(r'^ \d\) +\S+-\d+ +\|  \S{5} \| +\|  '
                            r'/\* +\d+: *\d+:[RSZ] (?P<delim>  \+|==>) '
