@@ -109,7 +109,7 @@ def check_counts(path, report_lines):
     assert read == [per_cpu.get(0, 0), per_cpu.get(1, 0)], (read, per_cpu)
     summary = trace_cmd('dump', '--summary', path)
     for want in ('\t\t6\t[Version]\n', '\t\t8\t[Bytes in a long]\n',
-                 '\t[Ftrace format, 7 events]\n',
+                 '\t[Ftrace format, 9 events]\n',
                  '\t2 [CPUs with tracing data]\n',
                  '\t[Flyrecord tracing data]\n'):
         assert want in summary, summary
