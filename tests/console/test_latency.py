@@ -19,8 +19,9 @@ EBUSY = 'sh: write error: Device or resource busy\n'
 DEMO_US = 3000
 
 # The header of a max trace: Linux 6.1's (q-f-latency-tracers), where
-# only the kernel's name, the preemption model and the figures differ.
-HEADER = re.compile(
+# only the kernel's name, the preemption model and the figures differ;
+# HEADER_TOP is what every latency tracer's has, up to the task's name.
+HEADER_TOP = (
     r'# tracer: (?P<tracer>\w+)\n'
     r'#\n'
     r'# (?P=tracer) latency trace v1\.1\.5 on rvftrace\n'
@@ -28,7 +29,9 @@ HEADER = re.compile(
     r'# latency: (?P<us>\d+) us, #(?P<n>\d+)/(?P=n), CPU#(?P<cpu>\d+) \| '
     r'\(M:preempt VP:0, KP:0, SP:0 HP:0 #P:(?P<ncpu>\d+)\)\n'
     r'#    -----------------\n'
-    r'#    \| task: (?P<comm>\S+)-(?P<pid>\d+) '
+    r'#    \| task: (?P<comm>\S+)-(?P<pid>\d+) ')
+HEADER = re.compile(
+    HEADER_TOP +
     r'\(uid:0 nice:0 policy:0 rt_prio:0\)\n'
     r'#    -----------------\n'
     r'#  => started at: (?P<start>\S+)\n'

@@ -10,7 +10,7 @@ import re
 
 import harness
 from tracing import T, reset, cat, write
-from test_latency import COLUMNS, GRAPH_COLUMNS
+from test_latency import COLUMNS, GRAPH_COLUMNS, HEADER_TOP
 
 SMP = (1, 2)
 QEMU_ARGS = harness.ICOUNT
@@ -21,14 +21,7 @@ ROUNDS = 20
 # the preemption model and the figures differ (wakeup_rt's has no
 # "started at" lines, nor here does wakeup's: see docs/tracefs.md).
 HEADER = re.compile(
-    r'# tracer: (?P<tracer>\w+)\n'
-    r'#\n'
-    r'# (?P=tracer) latency trace v1\.1\.5 on rvftrace\n'
-    r'# -{68}\n'
-    r'# latency: (?P<us>\d+) us, #(?P<n>\d+)/(?P=n), CPU#(?P<cpu>\d+) \| '
-    r'\(M:preempt VP:0, KP:0, SP:0 HP:0 #P:(?P<ncpu>\d+)\)\n'
-    r'#    -----------------\n'
-    r'#    \| task: (?P<comm>\S+)-(?P<pid>\d+) '
+    HEADER_TOP +
     r'\(uid:0 nice:(?P<nice>-?\d+) policy:(?P<policy>\d) '
     r'rt_prio:(?P<rt_prio>\d+)\)\n'
     r'#    -----------------\n'

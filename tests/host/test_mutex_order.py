@@ -16,7 +16,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_ops_publish import ROOT, functions, released  # noqa: E402
+from test_ops_publish import (  # noqa: E402
+    functions, kernel_asm, released, report)
 
 TAKERS = ('mutex_lock', 'mutex_trylock', 'mutex_lock_slowpath')
 GIVERS = ('mutex_unlock',)
@@ -70,21 +71,10 @@ def checks(lines):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else 'build'
-    with open(os.path.join(ROOT, build, 'kernel.asm')) as f:
-        lines = f.read().splitlines()
-    found = list(checks(lines))
+    found = list(checks(kernel_asm()))
     names = {text.split(':')[0] for text, _ in found}
-    print('KTAP version 1')
-    print(f'1..{len(found) + 1}')
-    every = names == set(TAKERS + GIVERS)
-    print(f"{'' if every else 'not '}ok 1 - an sc.d in each of "
-          f"{', '.join(TAKERS + GIVERS)}")
-    bad = not every
-    for n, (text, ok) in enumerate(found, 2):
-        bad |= not ok
-        print(f"{'' if ok else 'not '}ok {n} - {text}")
-    return 1 if bad else 0
+    return report(names == set(TAKERS + GIVERS),
+                  f"an sc.d in each of {', '.join(TAKERS + GIVERS)}", found)
 
 
 if __name__ == '__main__':

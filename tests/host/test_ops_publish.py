@@ -72,23 +72,31 @@ def released(insns, i):
     return False
 
 
-def main():
+def kernel_asm():
+    """The lines of BUILD/kernel.asm, BUILD the first argument."""
     build = sys.argv[1] if len(sys.argv) > 1 else 'build'
     with open(os.path.join(ROOT, build, 'kernel.asm')) as f:
-        lines = f.read().splitlines()
-    stores = [(name, insns, i) for name, insns in functions(lines)
-              for i in list_stores(insns)]
+        return f.read().splitlines()
+
+
+def report(found, first, checks):
+    """KTAP: the case `first` (true if the code looked for was found),
+    then each (text, ok) of checks; the exit status."""
     print('KTAP version 1')
-    print(f'1..{len(stores) + 1}')
-    print(f"{'' if stores else 'not '}ok 1 - a store to ftrace_ops_list "
-          f"is found")
-    bad = not stores
-    for n, (name, insns, i) in enumerate(stores, 2):
-        ok = released(insns, i)
-        bad |= not ok
-        print(f"{'' if ok else 'not '}ok {n} - {name}: "
-              f"{insns[i][0]} {','.join(insns[i][1])} is a release store")
-    return 1 if bad else 0
+    print(f'1..{len(checks) + 1}')
+    print(f"{'' if found else 'not '}ok 1 - {first}")
+    for n, (text, ok) in enumerate(checks, 2):
+        print(f"{'' if ok else 'not '}ok {n} - {text}")
+    return 0 if found and all(ok for _, ok in checks) else 1
+
+
+def main():
+    stores = [(name, insns, i) for name, insns in functions(kernel_asm())
+              for i in list_stores(insns)]
+    return report(bool(stores), 'a store to ftrace_ops_list is found',
+                  [(f"{name}: {insns[i][0]} {','.join(insns[i][1])} is a "
+                    f"release store", released(insns, i))
+                   for name, insns, i in stores])
 
 
 if __name__ == '__main__':

@@ -17,7 +17,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_ops_publish import ROOT, STORE, functions  # noqa: E402
+from test_ops_publish import (  # noqa: E402
+    STORE, functions, kernel_asm, report)
 
 PUBLISHERS = ('graph_init_task', 'graph_on_create', 'give_ret_stack')
 
@@ -46,19 +47,8 @@ def checks(lines):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else 'build'
-    with open(os.path.join(ROOT, build, 'kernel.asm')) as f:
-        lines = f.read().splitlines()
-    found = list(checks(lines))
-    print('KTAP version 1')
-    print(f'1..{len(found) + 1}')
-    print(f"{'' if found else 'not '}ok 1 - a publish of a ret_stack is "
-          f"found")
-    bad = not found
-    for n, (text, ok) in enumerate(found, 2):
-        bad |= not ok
-        print(f"{'' if ok else 'not '}ok {n} - {text}")
-    return 1 if bad else 0
+    found = list(checks(kernel_asm()))
+    return report(bool(found), 'a publish of a ret_stack is found', found)
 
 
 if __name__ == '__main__':
